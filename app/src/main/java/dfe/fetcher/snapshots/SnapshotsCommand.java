@@ -1,0 +1,46 @@
+package dfe.fetcher.snapshots;
+
+import dfe.fetcher.cli.DfeFetcher;
+import dfe.fetcher.cli.Terminal;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code dfe-fetcher snapshots}: check landed frames from the consumer's side.
+ *
+ * <p>Exit codes, which scripts rely on: {@value #ALL_COMPLETE} when every line was a frame and
+ * every snapshot is complete; {@value #NOT_COMPLETE} when any snapshot is not complete (or the
+ * asked-for one is absent); else {@value #INVALID_INPUT} when some line was not a frame or a file
+ * could not be read.
+ */
+@Command(
+    name = "snapshots",
+    mixinStandardHelpOptions = true,
+    description = "Verify enveloped dumps and extract the rows of a complete one.",
+    subcommands = {VerifyCommand.class, RowsCommand.class})
+public final class SnapshotsCommand implements Runnable {
+
+  static final int ALL_COMPLETE = 0;
+  static final int INVALID_INPUT = 2;
+  static final int NOT_COMPLETE = 3;
+
+  @ParentCommand private DfeFetcher root;
+
+  Terminal terminal() {
+    return root.terminal();
+  }
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(terminal().err());
+  }
+
+  /** The exit code for what was read: incompleteness first, then bad input. */
+  static int exitCode(boolean allComplete, boolean inputWasClean) {
+    if (!allComplete) {
+      return NOT_COMPLETE;
+    }
+    return inputWasClean ? ALL_COMPLETE : INVALID_INPUT;
+  }
+}
