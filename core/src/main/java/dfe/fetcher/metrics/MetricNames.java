@@ -1,0 +1,34 @@
+package dfe.fetcher.metrics;
+
+/** Every metric the fetcher exposes, named once. Labels are listed with each. */
+public final class MetricNames {
+
+  /** Labels {@code store}, {@code status} ({@code complete}, {@code aborted}). */
+  public static final String SNAPSHOTS = "dfe_fetcher_snapshots_total";
+
+  /** Label {@code store}: row frames emitted. */
+  public static final String SNAPSHOT_ROWS = "dfe_fetcher_snapshot_rows_total";
+
+  /** Label {@code store}: oversize stubs emitted. */
+  public static final String SNAPSHOT_ROWS_OVERSIZE = "dfe_fetcher_snapshot_rows_oversize_total";
+
+  /** Labels {@code source}, {@code topic}: records (frames and incremental records) landed. */
+  public static final String RECORDS = "dfe_fetcher_records_total";
+
+  /** Label {@code source}: rows the filter dropped, evaluation errors included. */
+  public static final String RECORDS_FILTERED = "dfe_fetcher_records_filtered_total";
+
+  /** Labels {@code source}, {@code reason}: entries written to the dead-letter queue. */
+  public static final String DLQ = "dfe_fetcher_dlq_total";
+
+  /** Label {@code source}: how long each unit's tick took. */
+  public static final String TICK_DURATION = "dfe_fetcher_tick_duration_seconds";
+
+  /** Label {@code source}: checkpoints committed. */
+  public static final String CHECKPOINT_COMMITS = "dfe_fetcher_checkpoint_commits_total";
+
+  /** Label {@code source}: ticks that failed. */
+  public static final String TICK_FAILURES = "dfe_fetcher_tick_failures_total";
+
+  private MetricNames() {}
+}
