@@ -1,0 +1,44 @@
+package dfe.fetcher.file.dump;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a {@code sources.file} dump unit reads: the unit's {@code dump:} settings, bound.
+ *
+ * <p>Glob syntax ({@code paths}), matched against {@code /}-separated paths: {@code *} any
+ * characters within a segment, {@code ?} one character, {@code **} as a whole segment zero or more
+ * directories ({@code data/**}{@code /*.ndjson} matches {@code data/x.ndjson} and {@code
+ * data/a/b/x.ndjson}), {@code [a-z]} and {@code [!a-z]} sets, {@code {a,b}} alternatives, {@code \}
+ * to escape. A glob without glob characters names one file. Only the leading segments without glob
+ * characters are walked, so {@code data/**}{@code /*.ndjson} walks {@code data} and nothing else.
+ *
+ * @param paths the globs; a file matched by several is read once
+ * @param baseDirectory what relative globs resolve against: the configuration file's directory
+ * @param decoder how files are decoded
+ */
+public record FileDumpSpec(List<String> paths, Path baseDirectory, Decoder decoder) {
+
+  /**
+   * @throws IllegalArgumentException when {@code paths} is empty or a glob is malformed; the
+   *     message names the glob, for the configuration's error report
+   */
+  public FileDumpSpec {
+    Objects.requireNonNull(paths, "paths");
+    Objects.requireNonNull(baseDirectory, "baseDirectory");
+    Objects.requireNonNull(decoder, "decoder");
+    paths = List.copyOf(paths);
+    if (paths.isEmpty()) {
+      throw new IllegalArgumentException("paths is empty: a dump unit needs at least one glob");
+    }
+    for (String glob : paths) {
+      PathGlob.compile(glob, baseDirectory);
+    }
+  }
+
+  /** The globs, compiled against {@link #baseDirectory}. */
+  List<PathGlob> globs() {
+    return paths.stream().map(glob -> PathGlob.compile(glob, baseDirectory)).toList();
+  }
+}

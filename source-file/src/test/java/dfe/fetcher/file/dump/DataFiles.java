@@ -1,0 +1,96 @@
+package dfe.fetcher.file.dump;
+
+import dfe.fetcher.row.FileMark;
+import dfe.fetcher.row.Mark;
+import dfe.fetcher.row.SourceException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.zip.GZIPOutputStream;
+
+/** A directory of data files with chosen change times, and the dump units that read it. */
+final class DataFiles {
+
+  static final Instant T0 = Instant.parse("2026-05-01T12:00:00Z");
+  static final Clock CLOCK = Clock.fixed(Instant.parse("2026-05-02T08:30:00.123Z"), ZoneOffset.UTC);
+
+  final Path base;
+
+  DataFiles(Path base) {
+    this.base = base;
+  }
+
+  /**
+   * Writes {@code content} as UTF-8 at {@code relative}, last modified {@code seconds} after T0.
+   */
+  Path write(String relative, String content, long seconds) {
+    return write(relative, content.getBytes(StandardCharsets.UTF_8), T0.plusSeconds(seconds));
+  }
+
+  Path write(String relative, byte[] content, Instant changedAt) {
+    try {
+      Path file = base.resolve(relative);
+      Files.createDirectories(file.getParent());
+      Files.write(file, content);
+      Files.setLastModifiedTime(file, FileTime.from(changedAt));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes {@code content} gzipped, as one gzip member per element. */
+  Path writeGzip(String relative, long seconds, String... members) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (String member : members) {
+      out.writeBytes(gzip(member.getBytes(StandardCharsets.UTF_8)));
+    }
+    return write(relative, out.toByteArray(), T0.plusSeconds(seconds));
+  }
+
+  static byte[] gzip(byte[] content) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+      gzip.write(content);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  /** The mark of {@code file} as it is on disk now. */
+  static FileMark markOf(Path file) {
+    try {
+      return new FileMark(
+          Files.getLastModifiedTime(file).toInstant(),
+          file.toAbsolutePath().normalize().toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  FileDumpSource source(Decoder decoder, String... globs) {
+    return new FileDumpSource(new FileDumpSpec(List.of(globs), base, decoder), CLOCK);
+  }
+
+  /** Reads every file {@code globs} match with the AUTO decoder and no checkpoint. */
+  RecordingSink readAll(String... globs) throws SourceException, InterruptedException {
+    return read(source(Decoder.AUTO, globs), Optional.empty());
+  }
+
+  static RecordingSink read(FileDumpSource source, Optional<Mark> checkpoint)
+      throws SourceException, InterruptedException {
+    RecordingSink sink = new RecordingSink();
+    source.read(checkpoint, sink);
+    return sink;
+  }
+}

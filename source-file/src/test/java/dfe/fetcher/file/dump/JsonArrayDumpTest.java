@@ -1,0 +1,130 @@
+package dfe.fetcher.file.dump;
+
+import static dfe.fetcher.file.dump.DataFiles.markOf;
+import static dfe.fetcher.file.dump.RecordingSink.begin;
+import static dfe.fetcher.file.dump.RecordingSink.end;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dfe.fetcher.row.SourceException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** JSON array files: one record per element, streamed. */
+class JsonArrayDumpTest {
+
+  @TempDir Path temp;
+  DataFiles data;
+
+  @BeforeEach
+  void setUp() {
+    data = new DataFiles(temp);
+  }
+
+  @Test
+  void eachElementIsOneRecordEmittedCompactly() throws Exception {
+    data.write(
+        "data/a.json",
+        "[\n  {\"id\": 1, \"tags\": [\"x\", \"y\"]},\n  {\"id\": 2, \"o\": {}}\n]\n",
+        1);
+
+    assertThat(data.readAll("data/*.json").records())
+        .containsExactly("{\"id\":1,\"tags\":[\"x\",\"y\"]}", "{\"id\":2,\"o\":{}}");
+  }
+
+  @Test
+  void numbersKeepTheirExactText() throws Exception {
+    data.write(
+        "data/a.json",
+        "[{\"big\": 12345678901234567890123, \"f\": 1.50e+3, \"d\": 0.1000000000000000055511}]",
+        1);
+
+    assertThat(data.readAll("data/*.json").records())
+        .containsExactly(
+            "{\"big\":12345678901234567890123,\"f\":1.50e+3,\"d\":0.1000000000000000055511}");
+  }
+
+  @Test
+  void elementsMayBeAnyJsonValue() throws Exception {
+    data.write("data/a.json", "[1, \"two\", [3], null, true]", 1);
+
+    assertThat(data.readAll("data/*.json").records())
+        .containsExactly("1", "\"two\"", "[3]", "null", "true");
+  }
+
+  @Test
+  void anElementsOriginIsTheLineItStartsOn() throws Exception {
+    Path file = data.write("data/a.json", "[\n{\"a\":1},\n\n  {\n\"a\":2\n}\n]", 1);
+
+    assertThat(data.readAll("data/*.json").origins()).containsExactly(file + ":2", file + ":4");
+  }
+
+  @Test
+  void anEmptyArrayIsAPartWithoutRows() throws Exception {
+    Path file = data.write("data/a.json", " [ ] \n", 1);
+
+    assertThat(data.readAll("data/*.json").events).containsExactly(begin(), end(markOf(file)));
+  }
+
+  @Test
+  void anEmptyFileIsAPartWithoutRows() throws Exception {
+    Path file = data.write("data/a.json", "", 1);
+
+    assertThat(data.readAll("data/*.json").events).containsExactly(begin(), end(markOf(file)));
+  }
+
+  @Test
+  void aFileThatIsNotAnArrayIsRefused() {
+    Path file = data.write("data/a.json", "\n{\"a\":1}", 1);
+
+    assertThatThrownBy(() -> data.readAll("data/*.json"))
+        .isInstanceOf(SourceException.class)
+        .hasMessage(file + ":2: expected the file to be one JSON array, found an object instead");
+  }
+
+  @Test
+  void contentAfterTheArrayIsRefused() {
+    Path file = data.write("data/a.json", "[1]\n[2]\n", 1);
+
+    assertThatThrownBy(() -> data.readAll("data/*.json"))
+        .isInstanceOf(SourceException.class)
+        .hasMessageStartingWith(file + ":2: more content after the JSON array");
+  }
+
+  @Test
+  void aMalformedElementIsRefusedAtItsLine() {
+    Path file = data.write("data/a.json", "[\n{\"a\":1},\n{\"a\":}\n]", 1);
+
+    assertThatThrownBy(() -> data.readAll("data/*.json"))
+        .isInstanceOf(SourceException.class)
+        .hasMessageStartingWith(file + ":3: not valid JSON: ");
+  }
+
+  @Test
+  void anUnclosedArrayIsRefused() {
+    Path file = data.write("data/a.json", "[\n{\"a\":1},\n{\"a\":2}\n", 1);
+
+    assertThatThrownBy(() -> data.readAll("data/*.json"))
+        .isInstanceOf(SourceException.class)
+        .hasMessageStartingWith(file + ":")
+        .hasMessageContaining("not valid JSON: Unexpected end-of-input");
+  }
+
+  @Test
+  void anElementLargerThanTheLargestRecordIsRefused() {
+    Path file = data.write("data/a.json", "[1,\n[" + "1,".repeat(100_000) + "1]]", 1);
+    FileDumpSource source =
+        new FileDumpSource(
+            new FileDumpSpec(List.of("data/*.json"), temp, Decoder.JSON_ARRAY),
+            DataFiles.CLOCK,
+            1024);
+
+    assertThatThrownBy(() -> DataFiles.read(source, Optional.empty()))
+        .isInstanceOf(SourceException.class)
+        .hasMessage(file + ":2: the element is larger than the largest record (1024 bytes)");
+  }
+}

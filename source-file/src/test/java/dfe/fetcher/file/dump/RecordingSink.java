@@ -1,0 +1,82 @@
+package dfe.fetcher.file.dump;
+
+import dfe.fetcher.row.FileMark;
+import dfe.fetcher.row.Mark;
+import dfe.fetcher.row.Row;
+import dfe.fetcher.row.RowSink;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/** A sink that records every call, in order, so tests can state the exact sequence expected. */
+class RecordingSink implements RowSink {
+
+  sealed interface Event permits Begin, Record, End, Advance {}
+
+  record Begin(OptionalLong total) implements Event {}
+
+  record Record(String json, String origin, long fetchedAtMillis) implements Event {}
+
+  record End(Mark mark) implements Event {}
+
+  record Advance(Mark mark) implements Event {}
+
+  final List<Event> events = new ArrayList<>();
+
+  static Begin begin() {
+    return new Begin(OptionalLong.empty());
+  }
+
+  static End end(FileMark mark) {
+    return new End(mark);
+  }
+
+  @Override
+  public void beginPart(OptionalLong total) throws InterruptedException {
+    events.add(new Begin(total));
+  }
+
+  @Override
+  public void row(Row row) throws InterruptedException {
+    events.add(
+        new Record(
+            new String(row.record().bytes(), StandardCharsets.UTF_8),
+            row.origin(),
+            row.fetchedAtMillis()));
+  }
+
+  @Override
+  public void endPart(Mark mark) throws InterruptedException {
+    events.add(new End(mark));
+  }
+
+  @Override
+  public void advance(Mark mark) {
+    events.add(new Advance(mark));
+  }
+
+  /** The records' JSON, in the order they arrived. */
+  List<String> records() {
+    return events.stream()
+        .filter(Record.class::isInstance)
+        .map(event -> ((Record) event).json())
+        .toList();
+  }
+
+  /** The records' origins, in the order they arrived. */
+  List<String> origins() {
+    return events.stream()
+        .filter(Record.class::isInstance)
+        .map(event -> ((Record) event).origin())
+        .toList();
+  }
+
+  /** The marks the parts ended with, in order. */
+  List<Mark> endMarks() {
+    return events.stream()
+        .filter(End.class::isInstance)
+        .map(event -> ((End) event).mark())
+        .toList();
+  }
+}
