@@ -1,0 +1,147 @@
+package dfe.fetcher.health;
+
+import dfe.fetcher.metrics.MetricNames;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The fetcher's metrics, registered in one registry under the names of {@link MetricNames}. Labels
+ * carry store, topic and reason names only, never a value from a record or a secret.
+ */
+public final class FetcherMetrics {
+
+  private final PrometheusRegistry registry;
+  private final Counter snapshots;
+  private final Counter snapshotRows;
+  private final Counter snapshotStubs;
+  private final Counter records;
+  private final Counter filtered;
+  private final Counter deadLetters;
+  private final Histogram tickDuration;
+  private final Counter checkpointCommits;
+  private final Counter tickFailures;
+
+  public FetcherMetrics() {
+    this(new PrometheusRegistry());
+  }
+
+  public FetcherMetrics(PrometheusRegistry registry) {
+    this.registry = registry;
+    snapshots =
+        Counter.builder()
+            .name(MetricNames.SNAPSHOTS)
+            .help("Snapshots closed with an end (complete) and dump ticks that failed before one")
+            .labelNames("store", "status")
+            .register(registry);
+    snapshotRows =
+        Counter.builder()
+            .name(MetricNames.SNAPSHOT_ROWS)
+            .help("Row frames emitted")
+            .labelNames("store")
+            .register(registry);
+    snapshotStubs =
+        Counter.builder()
+            .name(MetricNames.SNAPSHOT_ROWS_OVERSIZE)
+            .help("Oversize stubs emitted")
+            .labelNames("store")
+            .register(registry);
+    records =
+        Counter.builder()
+            .name(MetricNames.RECORDS)
+            .help("Frames and incremental records landed")
+            .labelNames("source", "topic")
+            .register(registry);
+    filtered =
+        Counter.builder()
+            .name(MetricNames.RECORDS_FILTERED)
+            .help("Rows the filter dropped, evaluation errors included")
+            .labelNames("source")
+            .register(registry);
+    deadLetters =
+        Counter.builder()
+            .name(MetricNames.DLQ)
+            .help("Entries written to the dead-letter queue")
+            .labelNames("source", "reason")
+            .register(registry);
+    tickDuration =
+        Histogram.builder()
+            .name(MetricNames.TICK_DURATION)
+            .help("Duration of one unit's tick")
+            .labelNames("source")
+            .classicUpperBounds(0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900)
+            .register(registry);
+    checkpointCommits =
+        Counter.builder()
+            .name(MetricNames.CHECKPOINT_COMMITS)
+            .help("Checkpoints committed")
+            .labelNames("source")
+            .register(registry);
+    tickFailures =
+        Counter.builder()
+            .name(MetricNames.TICK_FAILURES)
+            .help("Unit ticks that failed")
+            .labelNames("source")
+            .register(registry);
+  }
+
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  public void snapshotCompleted(String store) {
+    snapshots.labelValues(store, "complete").inc();
+  }
+
+  public void snapshotAborted(String store) {
+    snapshots.labelValues(store, "aborted").inc();
+  }
+
+  public void rowFrames(String store, long count) {
+    snapshotRows.labelValues(store).inc(count);
+  }
+
+  public void oversizeStub(String store) {
+    snapshotStubs.labelValues(store).inc();
+  }
+
+  public void landed(String source, String topic, long count) {
+    records.labelValues(source, topic).inc(count);
+  }
+
+  public void filteredOut(String source) {
+    filtered.labelValues(source).inc();
+  }
+
+  /** {@code reason} is a fixed word ({@code oversize}, {@code refused}), not the entry's text. */
+  public void deadLettered(String source, String reason) {
+    deadLetters.labelValues(source, reason).inc();
+  }
+
+  public void tickTook(String source, double seconds) {
+    tickDuration.labelValues(source).observe(seconds);
+  }
+
+  public void checkpointCommitted(String source) {
+    checkpointCommits.labelValues(source).inc();
+  }
+
+  public void tickFailed(String source) {
+    tickFailures.labelValues(source).inc();
+  }
+
+  /** The current value of a counter, for tests and for the once-run summary. */
+  public double counterValue(String name, String... labelValues) {
+    return switch (name) {
+      case MetricNames.SNAPSHOTS -> snapshots.labelValues(labelValues).get();
+      case MetricNames.SNAPSHOT_ROWS -> snapshotRows.labelValues(labelValues).get();
+      case MetricNames.SNAPSHOT_ROWS_OVERSIZE -> snapshotStubs.labelValues(labelValues).get();
+      case MetricNames.RECORDS -> records.labelValues(labelValues).get();
+      case MetricNames.RECORDS_FILTERED -> filtered.labelValues(labelValues).get();
+      case MetricNames.DLQ -> deadLetters.labelValues(labelValues).get();
+      case MetricNames.CHECKPOINT_COMMITS -> checkpointCommits.labelValues(labelValues).get();
+      case MetricNames.TICK_FAILURES -> tickFailures.labelValues(labelValues).get();
+      default -> throw new IllegalArgumentException("no counter named " + name);
+    };
+  }
+}
