@@ -1,0 +1,57 @@
+package dfe.fetcher.config;
+
+import dfe.fetcher.oversize.OversizePolicy;
+import dfe.fetcher.row.Shape;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A loaded, validated configuration. Every path in it is absolute (relative ones in the file are
+ * resolved against the file's directory), every default is filled in, and secrets are {@link
+ * Secret}s that are resolved only when revealed. {@link #toString()} holds no secret.
+ *
+ * @param instanceId names this instance in checkpoint keys {@code <instance>.<connection>.<unit>}
+ *     (default {@code default})
+ * @param batch {@code output.batch}
+ * @param fileConnections {@code sources.file}, in file order
+ * @param configFile the file it was loaded from, absolute
+ */
+public record FetcherConfig(
+    String instanceId,
+    SchedulerConfig scheduler,
+    OutputConfig output,
+    DlqConfig dlq,
+    OversizePolicy oversize,
+    CursorConfig cursor,
+    MetricsConfig metrics,
+    BatchConfig batch,
+    List<FileConnection> fileConnections,
+    Path configFile) {
+
+  public static final String DEFAULT_INSTANCE_ID = "default";
+
+  public FetcherConfig {
+    Objects.requireNonNull(instanceId, "instanceId");
+    Objects.requireNonNull(scheduler, "scheduler");
+    Objects.requireNonNull(output, "output");
+    Objects.requireNonNull(dlq, "dlq");
+    Objects.requireNonNull(oversize, "oversize");
+    Objects.requireNonNull(cursor, "cursor");
+    Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(batch, "batch");
+    fileConnections = List.copyOf(fileConnections);
+    Objects.requireNonNull(configFile, "configFile");
+  }
+
+  /** The topic {@code unit} of {@code connection} lands on: {@code <topic>-<unit><suffix>}. */
+  public String topicOf(FileConnection connection, FileUnit unit) {
+    return output.topicOf(connection.topic(), unit.unit(), Shape.DUMP);
+  }
+
+  /** Time between two ticks of {@code connection}: its own interval or the scheduler default. */
+  public Duration intervalOf(FileConnection connection) {
+    return Duration.ofSeconds(connection.intervalSecs().orElse(scheduler.defaultIntervalSecs()));
+  }
+}
