@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = DfeFetcher.Version.class,
     description = "Pulls records from files, databases and REST APIs onto Kafka.",
-    subcommands = {SnapshotsCommand.class})
+    subcommands = {RunCommand.class, ConfigCheckCommand.class, SnapshotsCommand.class})
 public final class DfeFetcher implements Runnable {
 
   private final Terminal terminal;

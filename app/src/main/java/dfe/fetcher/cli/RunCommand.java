@@ -1,0 +1,112 @@
+package dfe.fetcher.cli;
+
+import dfe.fetcher.config.ConfigException;
+import dfe.fetcher.config.FetcherConfig;
+import dfe.fetcher.service.FetcherService;
+import dfe.fetcher.tick.TickOutcome;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import sun.misc.Signal;
+
+/** {@code dfe-fetcher run}: the service, or one pass over every unit with {@code --once}. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the fetcher: every enabled connection on its interval, metrics and health on"
+          + " metrics.address. SIGTERM/SIGINT stop it (open dumps get no end; acknowledged"
+          + " checkpoints stay), SIGHUP reloads the filters.",
+      "With --once: every enabled unit runs one time; exit 1 naming each unit that failed."
+    })
+final class RunCommand implements Callable<Integer> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+  static final int UNIT_FAILED = 1;
+
+  @ParentCommand private DfeFetcher root;
+
+  @Option(names = "--config", required = true, paramLabel = "FILE", description = "YAML file")
+  private Path config;
+
+  @Option(names = "--once", description = "Run every enabled unit once, then exit.")
+  private boolean once;
+
+  @Override
+  public Integer call() throws InterruptedException, IOException {
+    Terminal terminal = root.terminal();
+    FetcherConfig loaded;
+    try {
+      loaded = FetcherService.loadConfig(config, System.getenv());
+    } catch (ConfigException e) {
+      ConfigCheckCommand.printProblems(e, terminal);
+      return ConfigCheckCommand.INVALID_CONFIG;
+    }
+    FetcherService service;
+    try {
+      service = FetcherService.create(loaded, Clock.systemUTC());
+    } catch (IllegalArgumentException e) {
+      terminal.err().println(config + ": " + e.getMessage());
+      return ConfigCheckCommand.INVALID_CONFIG;
+    }
+    try (service) {
+      return once ? runOnce(service, terminal) : serve(service, loaded);
+    }
+  }
+
+  private static int runOnce(FetcherService service, Terminal terminal)
+      throws InterruptedException {
+    Map<String, TickOutcome> outcomes = service.runOnce();
+    int failed = 0;
+    for (Map.Entry<String, TickOutcome> outcome : outcomes.entrySet()) {
+      if (outcome.getValue() instanceof TickOutcome.Failed failure) {
+        failed++;
+        terminal.err().println("unit " + outcome.getKey() + " failed: " + failure.reason());
+      }
+    }
+    terminal
+        .err()
+        .println(
+            "ran "
+                + outcomes.size()
+                + (outcomes.size() == 1 ? " unit" : " units")
+                + ", "
+                + failed
+                + " failed");
+    return failed == 0 ? 0 : UNIT_FAILED;
+  }
+
+  private int serve(FetcherService service, FetcherConfig loaded)
+      throws IOException, InterruptedException {
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    Signal.handle(new Signal("TERM"), signal -> stopRequested.countDown());
+    Signal.handle(new Signal("INT"), signal -> stopRequested.countDown());
+    Signal.handle(new Signal("HUP"), signal -> reload(service));
+    service.start();
+    LOG.info("event=started instance={} config={}", loaded.instanceId(), config);
+    stopRequested.await();
+    LOG.info("event=stopping");
+    service.stop();
+    LOG.info("event=stopped");
+    return 0;
+  }
+
+  private void reload(FetcherService service) {
+    try {
+      service.reload(FetcherService.loadConfig(config, System.getenv()));
+    } catch (ConfigException e) {
+      LOG.error(
+          "event=config_reload_refused problems={} first=\"{}\"",
+          e.problems().size(),
+          e.problems().get(0).render());
+    }
+  }
+}

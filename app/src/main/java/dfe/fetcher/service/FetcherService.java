@@ -1,0 +1,231 @@
+package dfe.fetcher.service;
+
+import dfe.fetcher.config.FetcherConfig;
+import dfe.fetcher.config.FileConnection;
+import dfe.fetcher.config.FileUnit;
+import dfe.fetcher.config.OutputType;
+import dfe.fetcher.cursor.FileCursorStore;
+import dfe.fetcher.dlq.DeadLetterQueue;
+import dfe.fetcher.envelope.UuidV7Generator;
+import dfe.fetcher.file.dump.Decoder;
+import dfe.fetcher.file.dump.FileDumpSource;
+import dfe.fetcher.file.dump.FileDumpSpec;
+import dfe.fetcher.health.FetcherMetrics;
+import dfe.fetcher.health.HealthServer;
+import dfe.fetcher.schedule.ConnectionJob;
+import dfe.fetcher.schedule.Scheduler;
+import dfe.fetcher.tick.BatchLimits;
+import dfe.fetcher.tick.BoundUnit;
+import dfe.fetcher.tick.RowFilterStage;
+import dfe.fetcher.tick.TickContext;
+import dfe.fetcher.tick.TickOutcome;
+import dfe.fetcher.tick.UnitRunner;
+import dfe.fetcher.transport.FileTransport;
+import dfe.fetcher.transport.Transport;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running fetcher: the configuration wired into units, a transport, a cursor store, metrics and
+ * a scheduler. {@link #runOnce} runs every enabled unit one time; {@link #start} serves until
+ * {@link #stop}. {@link #reload} takes a new configuration's filters without a restart.
+ */
+public final class FetcherService implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FetcherService.class);
+  private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+  private final FetcherConfig config;
+  private final Transport transport;
+  private final FetcherMetrics metrics;
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final Map<String, AtomicReference<RowFilterStage>> filters = new HashMap<>();
+  private final List<ConnectionJob> jobs;
+  private final Scheduler scheduler;
+  private HealthServer health;
+
+  private FetcherService(FetcherConfig config, Transport transport, Clock clock) {
+    this.config = config;
+    this.transport = transport;
+    this.metrics = new FetcherMetrics();
+    TickContext context =
+        new TickContext(
+            transport,
+            config.dlq().enabled()
+                ? Optional.of(new DeadLetterQueue(config.dlq().topic(), clock))
+                : Optional.empty(),
+            config.oversize(),
+            new BatchLimits(
+                config.batch().maxRows(), config.batch().maxBytes(), config.batch().lingerMillis()),
+            new FileCursorStore(config.cursor().directory(), clock),
+            metrics,
+            clock,
+            new UuidV7Generator(),
+            stopping::get);
+    this.jobs = jobs(config, clock);
+    this.scheduler =
+        new Scheduler(new UnitRunner(context), config.scheduler().maxConcurrentFetches());
+  }
+
+  /**
+   * Wires {@code config}.
+   *
+   * @throws IllegalArgumentException when the configuration asks for something this build cannot do
+   *     yet (the Kafka transport)
+   */
+  public static FetcherService create(FetcherConfig config, Clock clock) {
+    if (config.output().type() != OutputType.FILE) {
+      throw new IllegalArgumentException(
+          "output.type "
+              + config.output().type().configName()
+              + " is not available in this build; use output.type: file");
+    }
+    return new FetcherService(config, new FileTransport(config.output().fileDirectory()), clock);
+  }
+
+  /** Loads and checks a configuration, CEL filters included, reporting every problem at once. */
+  public static FetcherConfig loadConfig(java.nio.file.Path file, Map<String, String> environment)
+      throws dfe.fetcher.config.ConfigException {
+    return dfe.fetcher.config.ConfigLoader.load(file, environment, FilterStages.COMPILER);
+  }
+
+  public FetcherMetrics metrics() {
+    return metrics;
+  }
+
+  public List<ConnectionJob> jobs() {
+    return jobs;
+  }
+
+  /** Runs every enabled unit once; the outcome of each, keyed by store. */
+  public Map<String, TickOutcome> runOnce() throws InterruptedException {
+    return scheduler.runOnce(jobs);
+  }
+
+  /** Serves metrics and health, and starts every connection's schedule. Returns at once. */
+  public void start() throws IOException {
+    health =
+        HealthServer.start(
+            config.metrics().host(), config.metrics().port(), metrics, transport::isReady);
+    LOG.info(
+        "event=metrics_listening address={}:{} paths=/metrics,/livez,/readyz",
+        config.metrics().host(),
+        health.port());
+    scheduler.start(jobs);
+  }
+
+  /** The port metrics and health are served on, once started. */
+  public int healthPort() {
+    return health.port();
+  }
+
+  /**
+   * Takes the filters of {@code newer} for the connections both configurations have; they apply
+   * from each unit's next tick. Other settings need a restart, and a change to them is logged.
+   */
+  public void reload(FetcherConfig newer) {
+    for (FileConnection connection : newer.fileConnections()) {
+      AtomicReference<RowFilterStage> current = filters.get(connection.id());
+      if (current != null) {
+        current.set(filterOf(connection));
+      }
+    }
+    if (!withoutFilters(newer).equals(withoutFilters(config))) {
+      LOG.warn("event=config_reload_partial note=\"only filters reload; restart for the rest\"");
+    }
+    LOG.info("event=config_reloaded connections={}", newer.fileConnections().size());
+  }
+
+  /** Stops taking rows; open dumps are left without an end; waits for running ticks to end. */
+  public void stop() throws InterruptedException {
+    stopping.set(true);
+    if (!scheduler.stop(STOP_GRACE)) {
+      LOG.warn("event=stop_timeout grace_secs={}", STOP_GRACE.toSeconds());
+    }
+  }
+
+  @Override
+  public void close() {
+    stopping.set(true);
+    scheduler.close();
+    transport.close();
+    if (health != null) {
+      health.close();
+    }
+  }
+
+  private List<ConnectionJob> jobs(FetcherConfig config, Clock clock) {
+    List<ConnectionJob> wired = new ArrayList<>();
+    String suffix = config.output().topicSuffix();
+    for (FileConnection connection : config.fileConnections()) {
+      if (!connection.enabled()) {
+        continue;
+      }
+      AtomicReference<RowFilterStage> filter = new AtomicReference<>(filterOf(connection));
+      filters.put(connection.id(), filter);
+      List<BoundUnit> units = new ArrayList<>();
+      for (FileUnit unit : connection.units()) {
+        if (!unit.enabled()) {
+          continue;
+        }
+        String topic = config.topicOf(connection, unit);
+        FileDumpSource source =
+            new FileDumpSource(
+                new FileDumpSpec(
+                    unit.dump().paths(),
+                    config.configFile().toAbsolutePath().getParent(),
+                    Decoder.named(unit.dump().decoder().configName())),
+                clock);
+        units.add(
+            new BoundUnit(
+                connection.spec(unit),
+                topic,
+                topic.substring(0, topic.length() - suffix.length()),
+                source,
+                config.instanceId() + "." + connection.id() + "." + unit.unit(),
+                filter::get));
+      }
+      wired.add(new ConnectionJob(connection.id(), config.intervalOf(connection), units));
+    }
+    return wired;
+  }
+
+  private static RowFilterStage filterOf(FileConnection connection) {
+    return connection.filter().map(FilterStages::compiled).orElse(RowFilterStage.KEEP_ALL);
+  }
+
+  private static FetcherConfig withoutFilters(FetcherConfig config) {
+    List<FileConnection> connections = new ArrayList<>();
+    for (FileConnection connection : config.fileConnections()) {
+      connections.add(
+          new FileConnection(
+              connection.id(),
+              connection.topic(),
+              connection.intervalSecs(),
+              connection.enabled(),
+              Optional.empty(),
+              connection.units()));
+    }
+    return new FetcherConfig(
+        config.instanceId(),
+        config.scheduler(),
+        config.output(),
+        config.dlq(),
+        config.oversize(),
+        config.cursor(),
+        config.metrics(),
+        config.batch(),
+        connections,
+        config.configFile());
+  }
+}
