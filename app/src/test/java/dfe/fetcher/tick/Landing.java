@@ -132,6 +132,25 @@ final class Landing {
     return reassembler;
   }
 
+  /**
+   * The rows of each complete snapshot, in the order the snapshots' end frames landed, as JSON
+   * text; snapshots that are not complete are left out.
+   */
+  List<List<String>> completeSnapshotRowsInLandingOrder() {
+    Reassembler reassembler = reassembled(TOPIC_OF_DUMPS);
+    List<List<String>> snapshots = new ArrayList<>();
+    for (JsonNode frame : jsonLines(TOPIC_OF_DUMPS)) {
+      String id = frame.get("snapshot_id").asText();
+      if (frame.get("kind").asText().equals("end")
+          && reassembler.status(id).orElseThrow() == SnapshotStatus.COMPLETE) {
+        snapshots.add(reassembler.rows(id).stream().map(RawRecord::toString).toList());
+      }
+    }
+    return snapshots;
+  }
+
+  static final String TOPIC_OF_DUMPS = "inventory-hosts_land";
+
   /** The rows of each complete snapshot, in snapshot order, as JSON text. */
   List<List<String>> completeSnapshotRows(String topic) {
     Reassembler reassembler = reassembled(topic);
