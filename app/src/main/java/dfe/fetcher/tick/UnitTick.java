@@ -41,6 +41,8 @@ import java.util.concurrent.ExecutionException;
  */
 final class UnitTick implements RowSink {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(UnitTick.class);
+
   static final int MAX_BATCHES_IN_FLIGHT = 8;
 
   private final TickContext context;
@@ -228,6 +230,7 @@ final class UnitTick implements RowSink {
   private void deadLetter(String reason, OptionalLong seq, byte[] payload, String metricReason)
       throws InterruptedException {
     if (context.deadLetters().isEmpty()) {
+      droppedWithoutDeadLetter(seq, metricReason);
       return;
     }
     add(context.deadLetters().get().entry(reason, unit.store(), seq, unit.topic(), payload));
@@ -304,6 +307,7 @@ final class UnitTick implements RowSink {
 
   private void deadLetterRefusals(List<SendResult.Refused> refused) throws InterruptedException {
     if (context.deadLetters().isEmpty()) {
+      refused.forEach(refusal -> droppedWithoutDeadLetter(seqHeader(refusal.record()), "refused"));
       return;
     }
     List<OutboundRecord> entries = new ArrayList<>();
@@ -329,6 +333,16 @@ final class UnitTick implements RowSink {
               + ": the DLQ refused an entry: "
               + result.refused().get(0).error());
     }
+  }
+
+  /** With {@code dlq.enabled: false} a dead letter is counted and logged (never its content). */
+  private void droppedWithoutDeadLetter(OptionalLong seq, String metricReason) {
+    context.metrics().deadLettered(unit.store(), metricReason + "_dropped");
+    LOG.warn(
+        "event=dead_letter_dropped unit={} seq={} reason={} note=\"dlq.enabled is false\"",
+        unit.store(),
+        seq.isPresent() ? seq.getAsLong() : "none",
+        metricReason);
   }
 
   private static OptionalLong seqHeader(OutboundRecord record) {

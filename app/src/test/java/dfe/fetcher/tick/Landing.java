@@ -46,6 +46,7 @@ final class Landing {
   final AtomicBoolean stopping = new AtomicBoolean();
   OversizePolicy oversize = OversizePolicy.DEFAULT;
   BatchLimits batchLimits = new BatchLimits(3, 1 << 20, 60_000);
+  boolean deadLettersEnabled = true;
 
   Landing(Path directory) {
     this.directory = directory;
@@ -57,7 +58,9 @@ final class Landing {
   TickContext context() {
     return new TickContext(
         transport,
-        Optional.of(new DeadLetterQueue(DLQ_TOPIC, Clock.systemUTC())),
+        deadLettersEnabled
+            ? Optional.of(new DeadLetterQueue(DLQ_TOPIC, Clock.systemUTC()))
+            : Optional.empty(),
         oversize,
         batchLimits,
         cursors,

@@ -126,6 +126,21 @@ class UnitRunnerTest {
   }
 
   @Test
+  void withTheDlqDisabledAnOversizeRowIsStillAStubAndItsCopyIsCountedAsDropped() {
+    landing.oversize = new OversizePolicy(20, 10);
+    landing.deadLettersEnabled = false;
+    String big = "{\"id\":\"b\",\"blob\":\"" + "x".repeat(30) + "\"}";
+    landing
+        .runner()
+        .runTick(Landing.dumpUnit(ScriptedSource.dump().part(1, big), RowFilterStage.KEEP_ALL));
+
+    assertThat(landing.reassembled(TOPIC).reports().get(0).stubs()).isEqualTo(1);
+    assertThat(landing.lines(Landing.DLQ_TOPIC)).isEmpty();
+    assertThat(landing.metrics.counterValue(MetricNames.DLQ, STORE, "oversize_dropped"))
+        .isEqualTo(1);
+  }
+
+  @Test
   void aRecordOfExactlyMaxRecordBytesIsSentAsARow() {
     String record = "{\"id\":\"exact\"}";
     landing.oversize = new OversizePolicy(record.length(), 10);
