@@ -33,7 +33,9 @@ final class ConfigBinding {
       List.of("default_interval_secs", "max_concurrent_fetches");
   static final List<String> OUTPUT_KEYS = List.of("type", "topic_suffix", "file", "kafka", "batch");
   static final List<String> OUTPUT_FILE_KEYS = List.of("directory");
-  static final List<String> OUTPUT_KAFKA_KEYS = List.of("bootstrap_servers", "properties");
+  static final List<String> OUTPUT_KAFKA_KEYS =
+      List.of(
+          "bootstrap_servers", "properties", "create_topics", "partitions", "replication_factor");
   static final List<String> BATCH_KEYS = List.of("max_rows", "max_bytes", "linger_ms");
   static final List<String> DLQ_KEYS = List.of("enabled", "topic");
   static final List<String> OVERSIZE_KEYS = List.of("max_record_bytes", "max_dlq_bytes");
@@ -193,7 +195,21 @@ final class ConfigBinding {
       propertyValue(property.value(), at)
           .ifPresent(secret -> properties.put(property.key(), secret));
     }
-    return new OutputConfig(type, suffix, directory, new KafkaOutput(bootstrap, properties));
+    boolean createTopics = kafka.bool("create_topics", false);
+    int partitions = (int) kafka.integer("partitions", KafkaOutput.DEFAULT_PARTITIONS, 1, 100_000);
+    short replication =
+        (short) kafka.integer("replication_factor", KafkaOutput.BROKER_DEFAULT_REPLICATION, -1, 32);
+    if (replication == 0) {
+      problems.add(
+          kafka.originOf("replication_factor"),
+          kafka.pathOf("replication_factor"),
+          "must be at least 1, or -1 for the broker's default");
+    }
+    return new OutputConfig(
+        type,
+        suffix,
+        directory,
+        new KafkaOutput(bootstrap, properties, createTopics, partitions, replication));
   }
 
   /** A Kafka property's value as a secret spec; numbers and booleans are taken as their text. */

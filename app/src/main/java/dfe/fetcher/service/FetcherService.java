@@ -3,7 +3,9 @@ package dfe.fetcher.service;
 import dfe.fetcher.config.FetcherConfig;
 import dfe.fetcher.config.FileConnection;
 import dfe.fetcher.config.FileUnit;
-import dfe.fetcher.config.OutputType;
+import dfe.fetcher.config.KafkaOutput;
+import dfe.fetcher.config.Secret;
+import dfe.fetcher.config.SecretUnavailableException;
 import dfe.fetcher.cursor.FileCursorStore;
 import dfe.fetcher.dlq.DeadLetterQueue;
 import dfe.fetcher.envelope.UuidV7Generator;
@@ -21,6 +23,7 @@ import dfe.fetcher.tick.TickContext;
 import dfe.fetcher.tick.TickOutcome;
 import dfe.fetcher.tick.UnitRunner;
 import dfe.fetcher.transport.FileTransport;
+import dfe.fetcher.transport.KafkaTransport;
 import dfe.fetcher.transport.Transport;
 import java.io.IOException;
 import java.time.Clock;
@@ -84,13 +87,42 @@ public final class FetcherService implements AutoCloseable {
    *     yet (the Kafka transport)
    */
   public static FetcherService create(FetcherConfig config, Clock clock) {
-    if (config.output().type() != OutputType.FILE) {
-      throw new IllegalArgumentException(
-          "output.type "
-              + config.output().type().configName()
-              + " is not available in this build; use output.type: file");
-    }
-    return new FetcherService(config, new FileTransport(config.output().fileDirectory()), clock);
+    return new FetcherService(config, transportOf(config), clock);
+  }
+
+  /**
+   * The transport {@code output.type} names.
+   *
+   * @throws IllegalArgumentException when a Kafka property's secret cannot be read (the message
+   *     names the property and where its value was to come from, never the value)
+   */
+  static Transport transportOf(FetcherConfig config) {
+    return switch (config.output().type()) {
+      case FILE -> new FileTransport(config.output().fileDirectory());
+      case KAFKA -> {
+        KafkaOutput kafka = config.output().kafka();
+        Map<String, String> properties = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, Secret> property : kafka.properties().entrySet()) {
+          try {
+            properties.put(property.getKey(), property.getValue().reveal());
+          } catch (SecretUnavailableException e) {
+            throw new IllegalArgumentException(
+                "output.kafka.properties." + property.getKey() + ": " + e.getMessage(), e);
+          }
+        }
+        LOG.info(
+            "event=kafka_output bootstrap_servers={} properties={} create_topics={}",
+            kafka.bootstrapServers(),
+            properties.keySet(),
+            kafka.createTopics());
+        yield new KafkaTransport(
+            kafka.bootstrapServers(),
+            properties,
+            config.oversize().maxRecordBytes(),
+            new KafkaTransport.TopicCreation(
+                kafka.createTopics(), kafka.partitions(), kafka.replicationFactor()));
+      }
+    };
   }
 
   /** Loads and checks a configuration, CEL filters included, reporting every problem at once. */

@@ -1,0 +1,129 @@
+package dfe.fetcher.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dfe.fetcher.transport.KafkaTransport;
+import dfe.fetcher.transport.OutboundRecord;
+import dfe.fetcher.transport.SendResult;
+import dfe.fetcher.transport.TransportException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Kafka transport against a real broker. */
+class KafkaTransportTest {
+
+  private static LocalKafka kafka;
+
+  @BeforeAll
+  static void startKafka() throws Exception {
+    kafka = LocalKafka.start();
+  }
+
+  @AfterAll
+  static void stopKafka() throws Exception {
+    kafka.close();
+  }
+
+  private static OutboundRecord record(String topic, String key, String value) {
+    return new OutboundRecord(
+        topic,
+        Optional.ofNullable(key).map(k -> k.getBytes(StandardCharsets.UTF_8)),
+        value.getBytes(StandardCharsets.UTF_8),
+        List.of(new OutboundRecord.Header("dfe-kind", "row")));
+  }
+
+  private static KafkaTransport transport(KafkaTransport.TopicCreation creation) {
+    return new KafkaTransport(
+        kafka.bootstrapServers(),
+        Map.of("delivery.timeout.ms", "5000", "request.timeout.ms", "2000", "max.block.ms", "3000"),
+        1_000_000,
+        creation);
+  }
+
+  @Test
+  void aBatchIsAcknowledgedOnceEveryRecordLandedWithItsKeyAndHeaders() throws Exception {
+    kafka.createTopic("plain_land", 3, Map.of());
+    try (KafkaTransport transport = transport(KafkaTransport.TopicCreation.OFF)) {
+      SendResult result =
+          transport
+              .send(
+                  List.of(
+                      record("plain_land", "a.b", "{\"n\":1}"), record("plain_land", null, "2")))
+              .get();
+      assertThat(result.refused()).isEmpty();
+    }
+
+    List<ConsumerRecord<byte[], byte[]>> landed = kafka.readAll("plain_land");
+    assertThat(landed).hasSize(2);
+    ConsumerRecord<byte[], byte[]> keyed =
+        landed.stream().filter(r -> r.key() != null).findFirst().orElseThrow();
+    assertThat(new String(keyed.key(), StandardCharsets.UTF_8)).isEqualTo("a.b");
+    assertThat(new String(keyed.value(), StandardCharsets.UTF_8)).isEqualTo("{\"n\":1}");
+    assertThat(new String(keyed.headers().lastHeader("dfe-kind").value(), StandardCharsets.UTF_8))
+        .isEqualTo("row");
+  }
+
+  @Test
+  void aRecordTheTopicRefusesAsTooLargeIsReportedAndTheRestLand() throws Exception {
+    kafka.createTopic("small_land", 1, Map.of("max.message.bytes", "2000"));
+    // Random, so compression cannot shrink it under the topic's limit.
+    byte[] noise = new byte[6000];
+    new java.util.Random(1).nextBytes(noise);
+    String big = java.util.Base64.getEncoder().encodeToString(noise);
+    try (KafkaTransport transport = transport(KafkaTransport.TopicCreation.OFF)) {
+      SendResult result =
+          transport
+              .send(
+                  List.of(
+                      record("small_land", "k", "before"),
+                      record("small_land", "k", big),
+                      record("small_land", "k", "after")))
+              .get();
+
+      assertThat(result.refused()).hasSize(1);
+      assertThat(new String(result.refused().get(0).record().value(), StandardCharsets.UTF_8))
+          .isEqualTo(big);
+    }
+    assertThat(kafka.readAll("small_land"))
+        .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+        .containsExactly("before", "after");
+  }
+
+  @Test
+  void topicsAreCreatedOnlyWhenAskedTo() throws Exception {
+    try (KafkaTransport transport =
+        transport(new KafkaTransport.TopicCreation(true, 2, (short) 1))) {
+      assertThat(transport.send(List.of(record("created_land", "k", "1"))).get().refused())
+          .isEmpty();
+    }
+    assertThat(kafka.readAll("created_land")).hasSize(1);
+
+    try (KafkaTransport transport = transport(KafkaTransport.TopicCreation.OFF)) {
+      assertThat(transport.send(List.of(record("never_created_land", "k", "1"))))
+          .failsWithin(Duration.ofSeconds(30))
+          .withThrowableOfType(ExecutionException.class)
+          .havingCause()
+          .isInstanceOf(TransportException.class)
+          .withMessageContaining("never_created_land");
+    }
+  }
+
+  @Test
+  void readinessFollowsWhetherTheClusterAnswers() {
+    try (KafkaTransport reachable = transport(KafkaTransport.TopicCreation.OFF)) {
+      assertThat(reachable.isReady()).isTrue();
+    }
+    try (KafkaTransport unreachable =
+        new KafkaTransport("127.0.0.1:1", Map.of(), 1000, KafkaTransport.TopicCreation.OFF)) {
+      assertThat(unreachable.isReady()).isFalse();
+    }
+  }
+}
