@@ -1,5 +1,6 @@
 package dfe.fetcher.snapshots;
 
+import dfe.fetcher.envelope.FrameParser;
 import dfe.fetcher.envelope.InvalidFrameException;
 import dfe.fetcher.envelope.Reassembler;
 import java.io.FileInputStream;
@@ -20,6 +21,7 @@ final class FrameInput {
   private static final int BUFFER_SIZE = 1 << 16;
 
   private final Reassembler reassembler;
+  private final FrameParser parser = new FrameParser();
   private final InputStream stdin;
   private final PrintStream diagnostics;
   private long invalidLines;
@@ -107,7 +109,7 @@ final class FrameInput {
       return;
     }
     try {
-      reassembler.accept(dfe.fetcher.envelope.FrameCodec.parse(buffer, from, to - from));
+      reassembler.accept(parser.parse(buffer, from, to - from));
     } catch (InvalidFrameException e) {
       invalidLines++;
       diagnostics.println(name + ":" + lineNumber + ": " + e.getMessage());

@@ -108,8 +108,14 @@ public final class FrameCodec {
    * row's record is copied out of the buffer, so the caller may reuse it.
    */
   public static Frame parse(byte[] buffer, int offset, int length) throws InvalidFrameException {
+    return new FrameParser().parse(buffer, offset, length);
+  }
+
+  /** Parses with {@code fields}, which the caller may reuse for the next line. */
+  static Frame parse(FrameFields fields, byte[] buffer, int offset, int length)
+      throws InvalidFrameException {
     try (JsonParser parser = JSON.createParser(buffer, offset, length)) {
-      return new FrameFields().read(parser, buffer, offset).toFrame();
+      return fields.read(parser, buffer, offset).toFrame();
     } catch (JsonProcessingException e) {
       throw new InvalidFrameException("not valid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
@@ -125,7 +131,19 @@ public final class FrameCodec {
    * The fields of one frame object as read, before they are checked against its kind: a field that
    * is not the kind's own is ignored whatever its type.
    */
-  private static final class FrameFields {
+  static final class FrameFields {
+    private static final int KIND = 0;
+    private static final int SNAPSHOT_ID = 1;
+    private static final int SNAPSHOT_AT = 2;
+    private static final int TIMESTAMP = 3;
+    private static final int STORE = 4;
+
+    /**
+     * The head strings of the previous frame: consecutive frames mostly share them, so a value
+     * equal to the last one is reused instead of allocated again.
+     */
+    private final String[] recent = new String[5];
+
     private Object kind;
     private Object snapshotId;
     private Object snapshotAt;
@@ -141,6 +159,9 @@ public final class FrameCodec {
 
     FrameFields read(JsonParser parser, byte[] buffer, int offset)
         throws IOException, InvalidFrameException {
+      kind = snapshotId = snapshotAt = timestamp = store = null;
+      seq = total = bytes = rowKey = rowCount = completedAt = null;
+      record = null;
       JsonToken first = parser.nextToken();
       if (first != JsonToken.START_OBJECT) {
         throw new InvalidFrameException(
@@ -150,11 +171,11 @@ public final class FrameCodec {
         String name = parser.currentName();
         JsonToken value = parser.nextToken();
         switch (name) {
-          case "kind" -> kind = scalar(parser, value);
-          case "snapshot_id" -> snapshotId = scalar(parser, value);
-          case "snapshot_at" -> snapshotAt = scalar(parser, value);
-          case "timestamp" -> timestamp = scalar(parser, value);
-          case "store" -> store = scalar(parser, value);
+          case "kind" -> kind = headScalar(KIND, parser, value);
+          case "snapshot_id" -> snapshotId = headScalar(SNAPSHOT_ID, parser, value);
+          case "snapshot_at" -> snapshotAt = headScalar(SNAPSHOT_AT, parser, value);
+          case "timestamp" -> timestamp = headScalar(TIMESTAMP, parser, value);
+          case "store" -> store = headScalar(STORE, parser, value);
           case "seq" -> seq = scalar(parser, value);
           case "total" -> total = scalar(parser, value);
           case "bytes" -> bytes = scalar(parser, value);
@@ -208,6 +229,29 @@ public final class FrameCodec {
             new Frame.End(
                 head, count("row_count", rowCount), string("completed_at", completedAt, true));
       };
+    }
+
+    /** As {@link #scalar}, reusing the previous frame's string when the text is the same. */
+    private Object headScalar(int slot, JsonParser parser, JsonToken token) throws IOException {
+      if (token != JsonToken.VALUE_STRING) {
+        return scalar(parser, token);
+      }
+      char[] chars = parser.getTextCharacters();
+      int from = parser.getTextOffset();
+      int length = parser.getTextLength();
+      String previous = recent[slot];
+      if (previous != null && previous.length() == length) {
+        boolean same = true;
+        for (int i = 0; i < length && same; i++) {
+          same = previous.charAt(i) == chars[from + i];
+        }
+        if (same) {
+          return previous;
+        }
+      }
+      String text = new String(chars, from, length);
+      recent[slot] = text;
+      return text;
     }
 
     /** A scalar's value (String, Long, BigInteger), or its token when it is of another type. */

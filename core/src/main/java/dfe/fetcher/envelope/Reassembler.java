@@ -37,6 +37,7 @@ public final class Reassembler {
 
   private final Predicate<String> retainRecordsOf;
   private final Map<String, Snapshot> snapshots = new HashMap<>();
+  private final FrameParser parser = new FrameParser();
 
   private Reassembler(Predicate<String> retainRecordsOf) {
     this.retainRecordsOf = retainRecordsOf;
@@ -59,7 +60,7 @@ public final class Reassembler {
 
   /** Parses {@code json} as one frame and feeds it. Nothing changes when it is not a frame. */
   public void accept(byte[] json) throws InvalidFrameException {
-    accept(FrameCodec.parse(json));
+    accept(parser.parse(json));
   }
 
   /** Feeds one frame. Feeding the same frame again changes nothing. */
