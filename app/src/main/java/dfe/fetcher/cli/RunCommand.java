@@ -25,7 +25,8 @@ import sun.misc.Signal;
       "Runs the fetcher: every enabled connection on its interval, metrics and health on"
           + " metrics.address. SIGTERM/SIGINT stop it (open dumps get no end; acknowledged"
           + " checkpoints stay), SIGHUP reloads the filters.",
-      "With --once: every enabled unit runs one time; exit 1 naming each unit that failed."
+      "With --once: every enabled unit runs one time; exit 1 naming each unit that failed.",
+      "Exit 2 when the configuration is refused or metrics.address cannot be listened on."
     })
 final class RunCommand implements Callable<Integer> {
 
@@ -90,7 +91,12 @@ final class RunCommand implements Callable<Integer> {
     Signal.handle(new Signal("TERM"), signal -> stopRequested.countDown());
     Signal.handle(new Signal("INT"), signal -> stopRequested.countDown());
     Signal.handle(new Signal("HUP"), signal -> reload(service));
-    service.start();
+    try {
+      service.start();
+    } catch (IOException e) {
+      root.terminal().err().println(config + ": " + e.getMessage());
+      return ConfigCheckCommand.INVALID_CONFIG;
+    }
     LOG.info("event=started instance={} config={}", loaded.instanceId(), config);
     stopRequested.await();
     LOG.info("event=stopping");

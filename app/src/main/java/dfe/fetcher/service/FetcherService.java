@@ -144,11 +144,22 @@ public final class FetcherService implements AutoCloseable {
     return scheduler.runOnce(jobs);
   }
 
-  /** Serves metrics and health, and starts every connection's schedule. Returns at once. */
+  /**
+   * Serves metrics and health, and starts every connection's schedule. Returns at once.
+   *
+   * @throws IOException when {@code metrics.address} cannot be listened on (the message names it);
+   *     no unit has started then
+   */
   public void start() throws IOException {
-    health =
-        HealthServer.start(
-            config.metrics().host(), config.metrics().port(), metrics, transport::isReady);
+    try {
+      health =
+          HealthServer.start(
+              config.metrics().host(), config.metrics().port(), metrics, transport::isReady);
+    } catch (IOException e) {
+      throw new IOException(
+          "metrics.address " + config.metrics().address() + ": cannot listen: " + e.getMessage(),
+          e);
+    }
     LOG.info(
         "event=metrics_listening address={}:{} paths=/metrics,/livez,/readyz",
         config.metrics().host(),
