@@ -76,27 +76,13 @@ public final class Scheduler implements AutoCloseable {
       if (Thread.currentThread().isInterrupted()) {
         break;
       }
-      TickOutcome outcome = runContained(unit);
+      TickOutcome outcome = runner.runTick(unit);
       outcomes.put(unit.store(), outcome);
       if (outcome instanceof TickOutcome.Stopped) {
         break;
       }
     }
     return outcomes;
-  }
-
-  /**
-   * The unit's tick, with anything {@link UnitRunner} lets escape made the unit's own failure. An
-   * exception escaping a periodic task would cancel the connection's schedule without a word, and
-   * one escaping {@link #runOnce} would lose every other connection's outcome.
-   */
-  private TickOutcome runContained(BoundUnit unit) {
-    try {
-      return runner.runTick(unit);
-    } catch (RuntimeException | LinkageError | StackOverflowError e) {
-      LOG.error("event=tick_crashed unit={} error=\"{}\"", unit.store(), e, e);
-      return new TickOutcome.Failed("unexpected failure: " + e);
-    }
   }
 
   /** Stops scheduling and waits up to {@code grace} for running ticks to end. */

@@ -49,6 +49,7 @@ public final class FetcherService implements AutoCloseable {
   private static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
   private final FetcherConfig config;
+  private volatile FetcherConfig current;
   private final Transport transport;
   private final FetcherMetrics metrics;
   private final AtomicBoolean stopping = new AtomicBoolean();
@@ -59,6 +60,7 @@ public final class FetcherService implements AutoCloseable {
 
   private FetcherService(FetcherConfig config, Transport transport, Clock clock) {
     this.config = config;
+    this.current = config;
     this.transport = transport;
     this.metrics = new FetcherMetrics();
     TickContext context =
@@ -154,7 +156,10 @@ public final class FetcherService implements AutoCloseable {
     try {
       health =
           HealthServer.start(
-              config.metrics().host(), config.metrics().port(), metrics, transport::isReady);
+              config.metrics().host(),
+              config.metrics().port(),
+              metrics,
+              () -> !stopping.get() && transport.isReady());
     } catch (IOException e) {
       throw new IOException(
           "metrics.address " + config.metrics().address() + ": cannot listen: " + e.getMessage(),
@@ -183,9 +188,10 @@ public final class FetcherService implements AutoCloseable {
         current.set(filterOf(connection));
       }
     }
-    if (!withoutFilters(newer).equals(withoutFilters(config))) {
+    if (!withoutFilters(newer).equals(withoutFilters(current))) {
       LOG.warn("event=config_reload_partial note=\"only filters reload; restart for the rest\"");
     }
+    current = newer;
     LOG.info("event=config_reloaded connections={}", newer.fileConnections().size());
   }
 

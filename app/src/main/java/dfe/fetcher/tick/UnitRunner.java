@@ -41,16 +41,20 @@ public final class UnitRunner {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return stopped(unit, tick);
-    } catch (SourceException | RuntimeException e) {
+    } catch (SourceException | RuntimeException | LinkageError | StackOverflowError e) {
+      // A decoder class that fails to load or a runaway recursion is this unit's failure, not
+      // the scheduler's: the connection's other units and later ticks still run.
       String where =
           tick.openSeq().isPresent()
               ? " (open snapshot at seq " + tick.openSeq().getAsLong() + ", left without an end)"
               : "";
       tick.abort();
       context.metrics().tickFailed(unit.store());
-      String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+      boolean expected =
+          e instanceof SourceException || e instanceof UnitTick.LandingFailedException;
+      String reason = expected ? e.getMessage() : "unexpected failure: " + e;
       LOG.error("event=tick_failed unit={} error=\"{}{}\"", unit.store(), reason, where);
-      if (e instanceof RuntimeException && !(e instanceof UnitTick.LandingFailedException)) {
+      if (!expected) {
         LOG.debug("event=tick_failed_trace unit={}", unit.store(), e);
       }
       return new TickOutcome.Failed(reason + where);

@@ -122,6 +122,6 @@ public final class FileTransport implements Transport {
     while (parent != null && !Files.exists(parent)) {
       parent = parent.getParent();
     }
-    return parent != null && Files.isWritable(parent);
+    return parent != null && Files.isDirectory(parent) && Files.isWritable(parent);
   }
 }

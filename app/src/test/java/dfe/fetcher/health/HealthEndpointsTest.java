@@ -25,7 +25,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,10 +134,6 @@ class HealthEndpointsTest {
   }
 
   @Test
-  @Disabled(
-      "FileTransport.isReady reports ready: canCreate only asks whether the nearest existing"
-          + " ancestor is writable, not whether it is a directory (transport/, outside this"
-          + " change); enable once it checks Files.isDirectory(parent) too")
   void readyzIs503WhenTheLandingDirectoryCannotBeCreatedBecauseItsParentIsAFile() throws Exception {
     Files.writeString(directory.resolve("blocker"), "a regular file");
     start(ONE_CONNECTION.replace("directory: landing", "directory: blocker/landing"));

@@ -2,8 +2,8 @@ package dfe.fetcher.envelope;
 
 /**
  * Parses frames one line after another, as {@link FrameCodec#parse} does, reusing what it can
- * between lines (the previous frame's head strings, its working state). Not thread-safe: one
- * parser per reader.
+ * between lines (the previous frame's head strings, its working state). Not thread-safe: one parser
+ * per reader.
  */
 public final class FrameParser {
 
