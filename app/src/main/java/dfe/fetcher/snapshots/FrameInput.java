@@ -98,6 +98,27 @@ final class FrameInput {
     }
   }
 
+  /** One message read from elsewhere (a Kafka record), named {@code place} in reports. */
+  void acceptMessage(String place, byte[] value) {
+    if (value == null) {
+      invalidLines++;
+      diagnostics.println(place + ": a message with no value (a tombstone), not a frame");
+      return;
+    }
+    try {
+      reassembler.accept(parser.parse(value, 0, value.length));
+    } catch (InvalidFrameException e) {
+      invalidLines++;
+      diagnostics.println(place + ": " + e.getMessage());
+    }
+  }
+
+  /** A source of frames that could not be read at all, e.g. an unreachable cluster. */
+  void unreadable(String place, String reason) {
+    unreadableFiles++;
+    diagnostics.println(place + ": cannot read: " + reason);
+  }
+
   private void accept(String name, long lineNumber, byte[] buffer, int from, int to) {
     while (to > from && isWhitespace(buffer[to - 1])) {
       to--;

@@ -6,13 +6,12 @@ import dfe.fetcher.envelope.Reassembler;
 import dfe.fetcher.envelope.SnapshotReport;
 import dfe.fetcher.envelope.SnapshotStatus;
 import java.io.PrintStream;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code snapshots rows}: the records of one complete snapshot, in seq order. */
@@ -32,18 +31,14 @@ final class RowsCommand implements Callable<Integer> {
   @Option(names = "--snapshot", required = true, paramLabel = "ID", description = "snapshot_id")
   private String snapshotId;
 
-  @Parameters(
-      arity = "1..*",
-      paramLabel = "FILE",
-      description = "Files of frames, one JSON object per line; - reads standard input.")
-  private List<String> files;
+  @Mixin private FrameSources sources;
 
   @Override
   public Integer call() {
     Terminal terminal = snapshots.terminal();
     Reassembler reassembler = Reassembler.retainingRecordsOf(snapshotId::equals);
     FrameInput input = new FrameInput(reassembler, terminal.in(), terminal.err());
-    input.readAll(files);
+    sources.readInto(input);
 
     Optional<SnapshotReport> report = reassembler.report(snapshotId);
     if (report.isEmpty()) {

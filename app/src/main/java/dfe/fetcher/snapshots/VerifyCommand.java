@@ -7,8 +7,8 @@ import dfe.fetcher.envelope.SnapshotStatus;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code snapshots verify}: the status of every snapshot in the given frames. */
@@ -37,18 +37,14 @@ final class VerifyCommand implements Callable<Integer> {
           "table (for people) or json (one object per snapshot). Default: ${DEFAULT-VALUE}.")
   private Format format;
 
-  @Parameters(
-      arity = "1..*",
-      paramLabel = "FILE",
-      description = "Files of frames, one JSON object per line; - reads standard input.")
-  private List<String> files;
+  @Mixin private FrameSources sources;
 
   @Override
   public Integer call() {
     Terminal terminal = snapshots.terminal();
     Reassembler reassembler = Reassembler.verifyOnly();
     FrameInput input = new FrameInput(reassembler, terminal.in(), terminal.err());
-    input.readAll(files);
+    sources.readInto(input);
     List<SnapshotReport> reports = reassembler.reports();
     switch (format) {
       case json -> ReportJson.write(reports, terminal.out());

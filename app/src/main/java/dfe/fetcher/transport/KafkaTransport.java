@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -59,7 +60,9 @@ public final class KafkaTransport implements Transport {
   private final TopicCreation topicCreation;
   private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
   private Producer<byte[], byte[]> producer;
-  private boolean producerFailed;
+  // Set from the producer's network thread in delivery callbacks; never take a lock there, as
+  // closing a producer waits for that thread to run the callbacks of what it aborts.
+  private final AtomicBoolean producerFailed = new AtomicBoolean();
   private Admin admin;
   private volatile long readinessCheckedAt;
   private volatile boolean ready;
@@ -138,6 +141,11 @@ public final class KafkaTransport implements Transport {
     List<SendResult.Refused> refused = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger outstanding = new AtomicInteger(batch.size());
     for (OutboundRecord record : batch) {
+      if (done.isCompletedExceptionally()) {
+        // The batch has failed already; each further send could block for max.block.ms while
+        // the producer waits for metadata from a cluster that is not answering.
+        break;
+      }
       ProducerRecord<byte[], byte[]> message =
           new ProducerRecord<>(record.topic(), null, record.key().orElse(null), record.value());
       for (OutboundRecord.Header header : record.headers()) {
@@ -205,22 +213,30 @@ public final class KafkaTransport implements Transport {
     }
   }
 
-  private synchronized Producer<byte[], byte[]> producer() {
-    if (producer != null && producerFailed) {
-      // After a failed send an idempotent producer may hold sequence state for records that
-      // never landed; a new producer (a new producer id) starts the next tick clean.
-      producer.close(Duration.ZERO);
-      producer = null;
+  private Producer<byte[], byte[]> producer() {
+    Producer<byte[], byte[]> failed = null;
+    Producer<byte[], byte[]> current;
+    synchronized (this) {
+      if (producer != null && producerFailed.get()) {
+        // After a failed send an idempotent producer may hold sequence state for records that
+        // never landed; a new producer (a new producer id) starts the next tick clean.
+        failed = producer;
+        producer = null;
+      }
+      if (producer == null) {
+        producer = new KafkaProducer<>(producerSettings);
+        producerFailed.set(false);
+      }
+      current = producer;
     }
-    if (producer == null) {
-      producer = new KafkaProducer<>(producerSettings);
-      producerFailed = false;
+    if (failed != null) {
+      failed.close(Duration.ZERO);
     }
-    return producer;
+    return current;
   }
 
-  private synchronized void markProducerFailed() {
-    producerFailed = true;
+  private void markProducerFailed() {
+    producerFailed.set(true);
   }
 
   private synchronized Admin admin() {

@@ -42,6 +42,7 @@ final class LocalKafka implements AutoCloseable {
             .setConfigProp("transaction.state.log.min.isr", "1")
             .setConfigProp("group.initial.rebalance.delay.ms", "0")
             .setConfigProp("auto.create.topics.enable", "false")
+            .setConfigProp("controlled.shutdown.enable", "false")
             .build();
     cluster.format();
     cluster.startup();

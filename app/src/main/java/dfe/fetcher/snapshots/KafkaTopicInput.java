@@ -1,0 +1,85 @@
+package dfe.fetcher.snapshots;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads every partition of a topic from the beginning to the end offsets it had when reading
+ * started, and hands each message to a {@link FrameInput}, named {@code TOPIC:PARTITION:OFFSET}. No
+ * consumer group is joined and no offset is committed, so verifying never moves anyone's position.
+ */
+final class KafkaTopicInput {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private final Map<String, Object> settings;
+
+  KafkaTopicInput(String bootstrapServers, Map<String, String> consumerProperties) {
+    Map<String, Object> merged = new HashMap<>(consumerProperties);
+    merged.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    merged.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    merged.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    merged.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    merged.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    merged.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+    this.settings = merged;
+  }
+
+  /** Reads {@code topic} into {@code input}; a topic that cannot be read is reported there. */
+  void read(String topic, FrameInput input) {
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings)) {
+      List<PartitionInfo> infos = consumer.partitionsFor(topic, TIMEOUT);
+      if (infos == null || infos.isEmpty()) {
+        input.unreadable(topic, "no such topic");
+        return;
+      }
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (PartitionInfo info : infos) {
+        partitions.add(new TopicPartition(topic, info.partition()));
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> endOffsets = consumer.endOffsets(partitions, TIMEOUT);
+      List<TopicPartition> unfinished = new ArrayList<>(partitions);
+      unfinished.removeIf(
+          partition -> consumer.position(partition, TIMEOUT) >= endOffsets.get(partition));
+      consumer.pause(finished(partitions, unfinished));
+      while (!unfinished.isEmpty()) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+          TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+          if (record.offset() < endOffsets.get(partition)) {
+            input.acceptMessage(
+                topic + ":" + record.partition() + ":" + record.offset(), record.value());
+          }
+        }
+        List<TopicPartition> done = new ArrayList<>();
+        for (TopicPartition partition : unfinished) {
+          if (consumer.position(partition, TIMEOUT) >= endOffsets.get(partition)) {
+            done.add(partition);
+          }
+        }
+        unfinished.removeAll(done);
+        consumer.pause(done);
+      }
+    } catch (KafkaException e) {
+      input.unreadable(topic, e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  private static List<TopicPartition> finished(
+      List<TopicPartition> all, List<TopicPartition> unfinished) {
+    List<TopicPartition> finished = new ArrayList<>(all);
+    finished.removeAll(unfinished);
+    return finished;
+  }
+}
