@@ -191,17 +191,18 @@ public final class Reassembler {
 
     void acceptRow(int seq, RawRecord record) {
       long digest = record.digest();
-      if (stubs.contains(seq)) {
+      // Stubs are rare: skip the lookup when there are none.
+      boolean alsoStub = !stubs.isEmpty() && stubs.contains(seq);
+      if (alsoStub) {
         conflict(bothRowAndStub(seq));
       }
-      if (rows.contains(seq)) {
-        if (seqTable.digest(seq) != digest) {
+      if (!rows.checkedAdd(seq)) {
+        if (!alsoStub && seqTable.digest(seq) != digest) {
           conflict("seq " + unsigned(seq) + " arrived with two different records");
         }
         return;
       }
-      rows.add(seq);
-      if (!stubs.contains(seq)) {
+      if (!alsoStub) {
         seqTable.putDigest(seq, digest);
       }
       if (seqTable.keepsRecords()) {
@@ -211,17 +212,17 @@ public final class Reassembler {
 
     void acceptStub(int seq, Frame.Oversize stub) {
       long digest = 31 * Long.hashCode(stub.bytes()) + stub.rowKey().hashCode();
-      if (rows.contains(seq)) {
+      boolean alsoRow = !rows.isEmpty() && rows.contains(seq);
+      if (alsoRow) {
         conflict(bothRowAndStub(seq));
       }
-      if (stubs.contains(seq)) {
-        if (!rows.contains(seq) && seqTable.digest(seq) != digest) {
+      if (!stubs.checkedAdd(seq)) {
+        if (!alsoRow && seqTable.digest(seq) != digest) {
           conflict("seq " + unsigned(seq) + " arrived as two different oversize stubs");
         }
         return;
       }
-      stubs.add(seq);
-      if (!rows.contains(seq)) {
+      if (!alsoRow) {
         seqTable.putDigest(seq, digest);
       }
       if (stubKeys != null) {
