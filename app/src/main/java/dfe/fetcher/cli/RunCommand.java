@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /** {@code dfe-fetcher run}: the service, or one pass over every unit with {@code --once}. */
 @Command(
@@ -65,7 +66,17 @@ final class RunCommand implements Callable<Integer> {
 
   private static int runOnce(FetcherService service, Terminal terminal)
       throws InterruptedException {
-    Map<String, TickOutcome> outcomes = service.runOnce();
+    // As in the service: a stop signal lets the running units leave their dumps open and end.
+    // The previous handlers come back afterwards, for a caller that runs this in its own JVM.
+    SignalHandler previousTerm = Signal.handle(new Signal("TERM"), signal -> service.requestStop());
+    SignalHandler previousInt = Signal.handle(new Signal("INT"), signal -> service.requestStop());
+    Map<String, TickOutcome> outcomes;
+    try {
+      outcomes = service.runOnce();
+    } finally {
+      Signal.handle(new Signal("TERM"), previousTerm);
+      Signal.handle(new Signal("INT"), previousInt);
+    }
     int failed = 0;
     for (Map.Entry<String, TickOutcome> outcome : outcomes.entrySet()) {
       if (outcome.getValue() instanceof TickOutcome.Failed failure) {

@@ -195,9 +195,17 @@ public final class FetcherService implements AutoCloseable {
     LOG.info("event=config_reloaded connections={}", newer.fileConnections().size());
   }
 
+  /**
+   * Asks every running tick to stop taking rows, without waiting: open dumps are left without an
+   * end and checkpoints already committed stay. Safe to call from a signal handler.
+   */
+  public void requestStop() {
+    stopping.set(true);
+  }
+
   /** Stops taking rows; open dumps are left without an end; waits for running ticks to end. */
   public void stop() throws InterruptedException {
-    stopping.set(true);
+    requestStop();
     if (!scheduler.stop(STOP_GRACE)) {
       LOG.warn("event=stop_timeout grace_secs={}", STOP_GRACE.toSeconds());
     }

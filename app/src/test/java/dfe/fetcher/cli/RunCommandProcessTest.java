@@ -126,17 +126,67 @@ class RunCommandProcessTest {
     }
   }
 
-  private Process start(Path config, Path log) throws Exception {
+  @Test
+  void sigtermDuringRunOnceLeavesTheDumpOpenAndExitsZero() throws Exception {
+    FetcherWorkspace workspace = new FetcherWorkspace(directory);
+    workspace.write(
+        "data/hosts/large.ndjson",
+        IntStream.range(0, 300_000)
+            .mapToObj(i -> "{\"id\":" + i + ",\"name\":\"host-" + i + "\"}")
+            .collect(Collectors.joining("\n", "", "\n")));
+    Path config =
+        workspace.config(
+            """
+            instance_id: test
+            output:
+              file: {directory: landing}
+              batch: {max_rows: 100}
+            cursor: {directory: state}
+            sources:
+              file:
+                inventory:
+                  topic: inventory
+                  units:
+                    - unit: hosts
+                      dump: {paths: [data/hosts/*.ndjson]}
+            """);
+    Path landed = workspace.landing().resolve(TOPIC + ".ndjson");
+    Path log = directory.resolve("fetcher.log");
+
+    Process fetcher = start(config, log, "--once");
+    try {
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> Files.exists(landed) || !fetcher.isAlive());
+      fetcher.destroy();
+      assertThat(fetcher.waitFor(10, TimeUnit.SECONDS)).as("exited; log:%n%s", read(log)).isTrue();
+    } finally {
+      fetcher.destroyForcibly();
+    }
+
+    assertThat(fetcher.exitValue()).as(read(log)).isZero();
+    assertThat(workspace.reports(TOPIC))
+        .extracting(SnapshotReport::status)
+        .containsAnyOf(SnapshotStatus.OPEN, SnapshotStatus.COMPLETE)
+        .allMatch(status -> status == SnapshotStatus.COMPLETE || status == SnapshotStatus.OPEN);
+  }
+
+  private Process start(Path config, Path log, String... extra) throws Exception {
     String java = ProcessHandle.current().info().command().orElse("java");
-    ProcessBuilder builder =
-        new ProcessBuilder(
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
                 java,
                 "-cp",
                 System.getProperty("java.class.path"),
                 "dfe.fetcher.cli.DfeFetcher",
                 "run",
                 "--config",
-                config.toString())
+                config.toString()));
+    command.addAll(List.of(extra));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
             .directory(directory.toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
