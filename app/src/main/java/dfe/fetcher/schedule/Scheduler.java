@@ -41,7 +41,7 @@ public final class Scheduler implements AutoCloseable {
   public void start(List<ConnectionJob> jobs) {
     for (ConnectionJob job : jobs) {
       executor.scheduleWithFixedDelay(
-          () -> runConnection(job), 0, job.interval().toMillis(), TimeUnit.MILLISECONDS);
+          () -> runScheduled(job), 0, job.interval().toMillis(), TimeUnit.MILLISECONDS);
       LOG.info(
           "event=connection_scheduled connection={} units={} interval_secs={}",
           job.connection(),
@@ -70,6 +70,28 @@ public final class Scheduler implements AutoCloseable {
     return outcomes;
   }
 
+  /**
+   * One scheduled run. Whatever escapes it would cancel the connection's schedule without a word,
+   * so it is logged here; only an error of the JVM itself (out of memory) still ends the schedule.
+   */
+  private void runScheduled(ConnectionJob job) {
+    try {
+      runConnection(job);
+    } catch (VirtualMachineError e) {
+      LOG.error(
+          "event=connection_unscheduled connection={} error=\"{}\"",
+          job.connection(),
+          e.toString());
+      throw e;
+    } catch (Throwable e) {
+      LOG.error(
+          "event=connection_run_failed connection={} error=\"{}\"",
+          job.connection(),
+          e.toString(),
+          e);
+    }
+  }
+
   private Map<String, TickOutcome> runConnection(ConnectionJob job) {
     Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
     for (BoundUnit unit : job.units()) {
@@ -94,6 +116,13 @@ public final class Scheduler implements AutoCloseable {
   @Override
   public void close() {
     executor.shutdownNow();
+    try {
+      // Ticks stop at their next row once interrupted; wait briefly so the transport is not
+      // closed under a tick that is still sending.
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static ThreadFactory namedThreads() {

@@ -117,12 +117,29 @@ public final class FetcherService implements AutoCloseable {
             kafka.bootstrapServers(),
             properties.keySet(),
             kafka.createTopics());
-        yield new KafkaTransport(
-            kafka.bootstrapServers(),
-            properties,
-            config.oversize().maxRecordBytes(),
-            new KafkaTransport.TopicCreation(
-                kafka.createTopics(), kafka.partitions(), kafka.replicationFactor()));
+        try {
+          yield new KafkaTransport(
+              kafka.bootstrapServers(),
+              properties,
+              config.oversize().maxRecordBytes(),
+              new KafkaTransport.TopicCreation(
+                  kafka.createTopics(), kafka.partitions(), kafka.replicationFactor()));
+        } catch (org.apache.kafka.common.KafkaException e) {
+          // Kafka's message quotes the value, which may be a secret: name the property only.
+          String message = String.valueOf(e.getMessage());
+          String property =
+              properties.keySet().stream()
+                  .filter(message::contains)
+                  .findFirst()
+                  .map(name -> "output.kafka.properties." + name)
+                  .orElse("output.kafka.properties");
+          throw new IllegalArgumentException(
+              property
+                  + ": not accepted by the Kafka producer ("
+                  + e.getClass().getSimpleName()
+                  + "); check its name and value",
+              e);
+        }
       }
     };
   }
@@ -214,11 +231,11 @@ public final class FetcherService implements AutoCloseable {
   @Override
   public void close() {
     stopping.set(true);
-    scheduler.close();
-    transport.close();
     if (health != null) {
       health.close();
     }
+    scheduler.close();
+    transport.close();
   }
 
   private List<ConnectionJob> jobs(FetcherConfig config, Clock clock) {

@@ -32,6 +32,8 @@ final class KafkaTopicInput {
     merged.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     merged.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     merged.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+    // Never jump: if retention deletes what is being read, say so instead of skipping frames.
+    merged.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
     this.settings = merged;
   }
 
@@ -54,8 +56,18 @@ final class KafkaTopicInput {
       unfinished.removeIf(
           partition -> consumer.position(partition, TIMEOUT) >= endOffsets.get(partition));
       consumer.pause(finished(partitions, unfinished));
+      long lastProgress = System.nanoTime();
       while (!unfinished.isEmpty()) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+        if (System.nanoTime() - lastProgress > TIMEOUT.toNanos()) {
+          input.unreadable(
+              topic, "no progress for " + TIMEOUT.toSeconds() + " s on partitions " + unfinished);
+          return;
+        }
+        var records = consumer.poll(Duration.ofMillis(500));
+        if (!records.isEmpty()) {
+          lastProgress = System.nanoTime();
+        }
+        for (ConsumerRecord<byte[], byte[]> record : records) {
           TopicPartition partition = new TopicPartition(record.topic(), record.partition());
           if (record.offset() < endOffsets.get(partition)) {
             input.acceptMessage(

@@ -34,10 +34,10 @@ import java.util.concurrent.ExecutionException;
  * DLQ and skip) → filter (a dropped dump row gives its seq back) → enrichment → batch → transport.
  * Batches are pipelined: up to {@value #MAX_BATCHES_IN_FLIGHT} are in flight, and their
  * acknowledgements are taken in send order. A mark is committed only once every batch before it is
- * acknowledged; a dump part's end frame is sent last, and the part counts complete and its mark is
- * committed only after that end was acknowledged. Any failure propagates out of the sink methods:
- * the runner then calls {@link #abort()}, nothing buffered is sent, and no mark is committed past
- * what was acknowledged.
+ * acknowledged; a dump part's end frame is sent only once every frame before it was acknowledged,
+ * and the part counts complete and its mark is committed only after that end was acknowledged. Any
+ * failure propagates out of the sink methods: the runner then calls {@link #abort()}, nothing
+ * buffered is sent, and no mark is committed past what was acknowledged.
  */
 final class UnitTick implements RowSink {
 
@@ -159,6 +159,10 @@ final class UnitTick implements RowSink {
     if (writer == null) {
       beginPart(OptionalLong.empty());
     }
+    // Everything before the end must be acknowledged before the end is sent: a batch that fails
+    // in the background must never be followed by an end that lands.
+    flush();
+    awaitAll();
     Frame.End end = writer.end();
     addFrame(end, FrameCodec.encode(end), context.clock().millis());
     batchMark = Optional.of(mark);
@@ -293,10 +297,15 @@ final class UnitTick implements RowSink {
     InFlight oldest = inFlight.peekFirst();
     SendResult result = acknowledgement(oldest.acknowledged());
     inFlight.removeFirst();
-    oldest.recordsPerTopic().forEach((topic, count) -> recordsLanded += count);
-    oldest
-        .recordsPerTopic()
-        .forEach((topic, count) -> context.metrics().landed(unit.store(), topic, count));
+    Map<String, Integer> landed = new HashMap<>(oldest.recordsPerTopic());
+    for (SendResult.Refused refusal : result.refused()) {
+      landed.merge(refusal.record().topic(), -1, Integer::sum);
+    }
+    landed.forEach(
+        (topic, count) -> {
+          recordsLanded += count;
+          context.metrics().landed(unit.store(), topic, count);
+        });
     if (!result.refused().isEmpty()) {
       deadLetterRefusals(result.refused());
     }
@@ -309,6 +318,13 @@ final class UnitTick implements RowSink {
     if (context.deadLetters().isEmpty()) {
       refused.forEach(refusal -> droppedWithoutDeadLetter(seqHeader(refusal.record()), "refused"));
       return;
+    }
+    for (SendResult.Refused refusal : refused) {
+      if (header(refusal.record(), "dfe-kind").filter("end"::equals).isPresent()) {
+        // A refused end would leave the snapshot open behind a committed checkpoint.
+        throw new LandingFailedException(
+            "unit " + unit.store() + ": the end frame was refused: " + refusal.error(), null);
+      }
     }
     List<OutboundRecord> entries = new ArrayList<>();
     for (SendResult.Refused refusal : refused) {
@@ -346,12 +362,17 @@ final class UnitTick implements RowSink {
   }
 
   private static OptionalLong seqHeader(OutboundRecord record) {
+    Optional<String> seq = header(record, "dfe-seq");
+    return seq.isPresent() ? OptionalLong.of(Long.parseLong(seq.get())) : OptionalLong.empty();
+  }
+
+  private static Optional<String> header(OutboundRecord record, String name) {
     for (OutboundRecord.Header header : record.headers()) {
-      if (header.name().equals("dfe-seq")) {
-        return OptionalLong.of(Long.parseLong(header.value()));
+      if (header.name().equals(name)) {
+        return Optional.of(header.value());
       }
     }
-    return OptionalLong.empty();
+    return Optional.empty();
   }
 
   private SendResult acknowledgement(CompletableFuture<SendResult> future)

@@ -22,6 +22,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class FileTransport implements Transport {
 
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(FileTransport.class);
+
   private final Path directory;
   private final Map<String, FileChannel> channels = new HashMap<>();
 
@@ -88,12 +91,16 @@ public final class FileTransport implements Transport {
     FileChannel channel = channels.get(topic);
     if (channel == null || !channel.isOpen()) {
       Files.createDirectories(directory);
+      Path file = fileOf(topic);
+      if (Files.exists(file)) {
+        try (FileChannel repair =
+            FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+          dropTornLastLine(repair, file);
+        }
+      }
       channel =
           FileChannel.open(
-              fileOf(topic),
-              StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE,
-              StandardOpenOption.APPEND);
+              file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
       channels.put(topic, channel);
     }
     return channel;
@@ -109,6 +116,51 @@ public final class FileTransport implements Transport {
             // The batch is reported failed either way; a consumer skips a partial line.
           }
         });
+  }
+
+  /**
+   * A crash in the middle of a write leaves a last line without its newline; the next append would
+   * be glued to it and lost with it. That partial line was never acknowledged, so it is cut off
+   * before anything is appended.
+   */
+  private static void dropTornLastLine(FileChannel channel, Path file) throws IOException {
+    long size = channel.size();
+    if (size == 0 || lastByte(channel, size - 1) == '\n') {
+      return;
+    }
+    ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+    long end = size;
+    while (end > 0) {
+      long start = Math.max(0, end - chunk.capacity());
+      chunk.clear().limit((int) (end - start));
+      while (chunk.hasRemaining() && channel.read(chunk, start + chunk.position()) >= 0) {
+        // read the whole chunk
+      }
+      for (int i = (int) (end - start) - 1; i >= 0; i--) {
+        if (chunk.get(i) == '\n') {
+          truncateTo(channel, file, start + i + 1, size);
+          return;
+        }
+      }
+      end = start;
+    }
+    truncateTo(channel, file, 0, size);
+  }
+
+  private static void truncateTo(FileChannel channel, Path file, long length, long size)
+      throws IOException {
+    channel.truncate(length);
+    channel.force(false);
+    LOG.warn(
+        "event=torn_line_dropped file={} bytes={} note=\"an unacknowledged partial line\"",
+        file,
+        size - length);
+  }
+
+  private static byte lastByte(FileChannel channel, long position) throws IOException {
+    ByteBuffer one = ByteBuffer.allocate(1);
+    channel.read(one, position);
+    return one.get(0);
   }
 
   private static void writeFully(FileChannel channel, ByteBuffer buffer) throws IOException {

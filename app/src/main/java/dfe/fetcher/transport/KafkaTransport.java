@@ -59,10 +59,17 @@ public final class KafkaTransport implements Transport {
   private final Map<String, Object> adminSettings;
   private final TopicCreation topicCreation;
   private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
-  private Producer<byte[], byte[]> producer;
-  // Set from the producer's network thread in delivery callbacks; never take a lock there, as
-  // closing a producer waits for that thread to run the callbacks of what it aborts.
-  private final AtomicBoolean producerFailed = new AtomicBoolean();
+
+  /**
+   * A producer and whether a send of its own failed. The flag is set from the producer's network
+   * thread in delivery callbacks, so it is an atomic and never a lock: closing a producer waits for
+   * that thread to run the callbacks of what it aborts. Each producer has its own flag, so the
+   * callbacks of a replaced producer cannot condemn its healthy successor.
+   */
+  private record ProducerHandle(Producer<byte[], byte[]> producer, AtomicBoolean failed) {}
+
+  private ProducerHandle current;
+  private boolean closed;
   private Admin admin;
   private volatile long readinessCheckedAt;
   private volatile boolean ready;
@@ -84,7 +91,10 @@ public final class KafkaTransport implements Transport {
     settings.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     settings.putAll(properties);
     for (String enforced :
-        List.of(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, ProducerConfig.ACKS_CONFIG)) {
+        List.of(
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            ProducerConfig.ACKS_CONFIG,
+            ProducerConfig.MAX_REQUEST_SIZE_CONFIG)) {
       if (properties.containsKey(enforced)) {
         LOG.warn(
             "event=kafka_property_overridden property={} note=\"the fetcher enforces it\"",
@@ -104,6 +114,9 @@ public final class KafkaTransport implements Transport {
     settings.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     settings.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     this.producerSettings = Collections.unmodifiableMap(settings);
+    // Build the producer's own configuration now, so a bad property fails at startup, naming
+    // the property, rather than on every tick.
+    new ProducerConfig(producerSettings);
 
     Map<String, Object> adminProps = new HashMap<>();
     for (Map.Entry<String, String> property : properties.entrySet()) {
@@ -130,7 +143,7 @@ public final class KafkaTransport implements Transport {
       done.complete(SendResult.ALL_ACKNOWLEDGED);
       return done;
     }
-    Producer<byte[], byte[]> sender;
+    ProducerHandle sender;
     try {
       createMissingTopics(batch);
       sender = producer();
@@ -154,21 +167,23 @@ public final class KafkaTransport implements Transport {
             .add(new RecordHeader(header.name(), header.value().getBytes(StandardCharsets.UTF_8)));
       }
       try {
-        sender.send(
-            message,
-            (metadata, error) -> {
-              if (error instanceof RecordTooLargeException) {
-                refused.add(new SendResult.Refused(record, error.getMessage()));
-              } else if (error != null) {
-                markProducerFailed();
-                done.completeExceptionally(failure(record.topic(), error));
-              }
-              if (outstanding.decrementAndGet() == 0) {
-                done.complete(new SendResult(refused));
-              }
-            });
+        sender
+            .producer()
+            .send(
+                message,
+                (metadata, error) -> {
+                  if (error instanceof RecordTooLargeException) {
+                    refused.add(new SendResult.Refused(record, error.getMessage()));
+                  } else if (error != null) {
+                    sender.failed().set(true);
+                    done.completeExceptionally(failure(record.topic(), error));
+                  }
+                  if (outstanding.decrementAndGet() == 0) {
+                    done.complete(new SendResult(refused));
+                  }
+                });
       } catch (RuntimeException e) {
-        markProducerFailed();
+        sender.failed().set(true);
         done.completeExceptionally(failure(record.topic(), e));
         break;
       }
@@ -203,9 +218,10 @@ public final class KafkaTransport implements Transport {
 
   @Override
   public synchronized void close() {
-    if (producer != null) {
-      producer.close(Duration.ofSeconds(10));
-      producer = null;
+    closed = true;
+    if (current != null) {
+      current.producer().close(Duration.ofSeconds(10));
+      current = null;
     }
     if (admin != null) {
       admin.close(Duration.ofSeconds(5));
@@ -213,30 +229,28 @@ public final class KafkaTransport implements Transport {
     }
   }
 
-  private Producer<byte[], byte[]> producer() {
-    Producer<byte[], byte[]> failed = null;
-    Producer<byte[], byte[]> current;
+  private ProducerHandle producer() {
+    ProducerHandle replaced = null;
+    ProducerHandle handle;
     synchronized (this) {
-      if (producer != null && producerFailed.get()) {
+      if (closed) {
+        throw new IllegalStateException("the Kafka output is closed");
+      }
+      if (current != null && current.failed().get()) {
         // After a failed send an idempotent producer may hold sequence state for records that
         // never landed; a new producer (a new producer id) starts the next tick clean.
-        failed = producer;
-        producer = null;
+        replaced = current;
+        current = null;
       }
-      if (producer == null) {
-        producer = new KafkaProducer<>(producerSettings);
-        producerFailed.set(false);
+      if (current == null) {
+        current = new ProducerHandle(new KafkaProducer<>(producerSettings), new AtomicBoolean());
       }
-      current = producer;
+      handle = current;
     }
-    if (failed != null) {
-      failed.close(Duration.ZERO);
+    if (replaced != null) {
+      replaced.producer().close(Duration.ZERO);
     }
-    return current;
-  }
-
-  private void markProducerFailed() {
-    producerFailed.set(true);
+    return handle;
   }
 
   private synchronized Admin admin() {

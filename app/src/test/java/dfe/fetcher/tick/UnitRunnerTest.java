@@ -168,8 +168,9 @@ class UnitRunnerTest {
         ScriptedSource.dump()
             .part(1, "{\"id\":\"a\"}")
             .part(2, "{\"id\":\"b\"}", "{\"id\":\"c\"}", "{\"id\":\"d\"}", "{\"id\":\"e\"}");
-    // Part 1 lands in one batch (begin, row, end); part 2's first batch lands, its second fails.
-    landing.transport.failAfter(2);
+    // Part 1 lands in two sends (begin and row, then end once they are acknowledged); part 2's
+    // first batch (begin, b, c) lands, its second (d, e) fails, so its end is never sent.
+    landing.transport.failAfter(3);
 
     TickOutcome outcome =
         landing.runner().runTick(Landing.dumpUnit(source, RowFilterStage.KEEP_ALL));

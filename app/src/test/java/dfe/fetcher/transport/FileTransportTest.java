@@ -63,4 +63,16 @@ class FileTransportTest {
   void isReadyWhenTheDirectoryIsWritableOrCanBeCreated() {
     assertThat(new FileTransport(directory.resolve("not/yet/there")).isReady()).isTrue();
   }
+
+  @Test
+  void aPartialLastLineLeftByACrashIsCutOffBeforeTheNextAppend() throws Exception {
+    Files.writeString(directory.resolve("t.ndjson"), "{\"n\":1}\n{\"n\":2}\n{\"n\":");
+    FileTransport transport = new FileTransport(directory);
+
+    transport.send(List.of(record("t", "{\"n\":3}"))).get();
+    transport.close();
+
+    assertThat(Files.readAllLines(directory.resolve("t.ndjson")))
+        .containsExactly("{\"n\":1}", "{\"n\":2}", "{\"n\":3}");
+  }
 }
