@@ -6,6 +6,7 @@ import dfe.fetcher.transport.OutboundRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -61,9 +62,6 @@ public final class DeadLetterQueue {
       throw new UncheckedIOException("encoding a DLQ entry in memory failed", e);
     }
     return new OutboundRecord(
-        topic,
-        Optional.of(store.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-        bytes.toByteArray(),
-        List.of());
+        topic, Optional.of(store.getBytes(StandardCharsets.UTF_8)), bytes.toByteArray(), List.of());
   }
 }

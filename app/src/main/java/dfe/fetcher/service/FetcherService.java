@@ -154,10 +154,6 @@ public final class FetcherService implements AutoCloseable {
     return metrics;
   }
 
-  public List<ConnectionJob> jobs() {
-    return jobs;
-  }
-
   /** Runs every enabled unit once; the outcome of each, keyed by store. */
   public Map<String, TickOutcome> runOnce() throws InterruptedException {
     return scheduler.runOnce(jobs);

@@ -26,6 +26,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One tick of one unit: the sink its source pushes into.
@@ -41,7 +43,7 @@ import java.util.concurrent.ExecutionException;
  */
 final class UnitTick implements RowSink {
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(UnitTick.class);
+  private static final Logger LOG = LoggerFactory.getLogger(UnitTick.class);
 
   static final int MAX_BATCHES_IN_FLIGHT = 8;
 

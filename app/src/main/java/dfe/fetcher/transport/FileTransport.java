@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded default: one {@code <directory>/<topic>.ndjson} per topic, one message value per
@@ -22,8 +24,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class FileTransport implements Transport {
 
-  private static final org.slf4j.Logger LOG =
-      org.slf4j.LoggerFactory.getLogger(FileTransport.class);
+  private static final Logger LOG = LoggerFactory.getLogger(FileTransport.class);
 
   private final Path directory;
   private final Map<String, FileChannel> channels = new HashMap<>();

@@ -131,11 +131,6 @@ public final class KafkaTransport implements Transport {
     this.adminSettings = Collections.unmodifiableMap(adminProps);
   }
 
-  /** The producer settings in effect, for tests and for the startup log (no secrets are logged). */
-  Map<String, Object> producerSettings() {
-    return producerSettings;
-  }
-
   @Override
   public CompletableFuture<SendResult> send(List<OutboundRecord> batch) {
     CompletableFuture<SendResult> done = new CompletableFuture<>();

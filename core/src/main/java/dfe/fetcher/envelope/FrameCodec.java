@@ -211,7 +211,9 @@ public final class FrameCodec {
         case BEGIN ->
             new Frame.Begin(
                 head,
-                total == null ? OptionalLong.empty() : OptionalLong.of(count("total", total)));
+                total == null
+                    ? OptionalLong.empty()
+                    : OptionalLong.of(count("total", total, Long.MAX_VALUE)));
         case ROW -> {
           if (record == null) {
             throw new InvalidFrameException("a row frame has no record");
@@ -219,7 +221,7 @@ public final class FrameCodec {
           yield new Frame.Row(head, record);
         }
         case OVERSIZE -> {
-          long size = count("bytes", bytes);
+          long size = count("bytes", bytes, Long.MAX_VALUE);
           if (rowKey != null && !(rowKey instanceof String)) {
             throw new InvalidFrameException("row_key is " + describe(rowKey) + ", not a string");
           }
@@ -306,7 +308,12 @@ public final class FrameCodec {
       return text;
     }
 
+    /** A seq-like count: a non-negative integer the Reassembler's 32-bit bitmaps can hold. */
     private static long count(String field, Object value) throws InvalidFrameException {
+      return count(field, value, MAX_SEQ);
+    }
+
+    private static long count(String field, Object value, long max) throws InvalidFrameException {
       if (value == null) {
         throw new InvalidFrameException("missing " + field);
       }
@@ -314,7 +321,7 @@ public final class FrameCodec {
         if (big.signum() < 0) {
           throw new InvalidFrameException(field + " is negative (" + big + ")");
         }
-        throw new InvalidFrameException(field + " " + big + " is beyond " + MAX_SEQ);
+        throw new InvalidFrameException(field + " " + big + " is beyond " + max);
       }
       if (!(value instanceof Long number)) {
         throw new InvalidFrameException(
@@ -323,8 +330,8 @@ public final class FrameCodec {
       if (number < 0) {
         throw new InvalidFrameException(field + " is negative (" + number + ")");
       }
-      if (number > MAX_SEQ && !field.equals("bytes") && !field.equals("total")) {
-        throw new InvalidFrameException(field + " " + number + " is beyond " + MAX_SEQ);
+      if (number > max) {
+        throw new InvalidFrameException(field + " " + number + " is beyond " + max);
       }
       return number;
     }
