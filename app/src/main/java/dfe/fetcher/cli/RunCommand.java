@@ -119,6 +119,8 @@ final class RunCommand implements Callable<Integer> {
   private void reload(FetcherService service) {
     try {
       service.reload(FetcherService.loadConfig(config, System.getenv()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (ConfigException e) {
       LOG.error(
           "event=config_reload_refused problems={} first=\"{}\"",

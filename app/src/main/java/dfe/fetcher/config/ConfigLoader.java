@@ -41,6 +41,16 @@ public final class ConfigLoader {
    */
   public static FetcherConfig load(
       Path file, Map<String, String> environment, FilterCompiler filters) throws ConfigException {
+    return load(file, environment, filters, SourceFamilies.ALL);
+  }
+
+  /** {@link #load(Path, Map, FilterCompiler)} with the source families given. */
+  public static FetcherConfig load(
+      Path file,
+      Map<String, String> environment,
+      FilterCompiler filters,
+      List<dfe.fetcher.source.SourceFamily> families)
+      throws ConfigException {
     ConfigOrigin wholeFile = new ConfigOrigin.InFile(file, 0, 0);
     String text;
     try {
@@ -60,7 +70,7 @@ public final class ConfigLoader {
     Optional<YamlNode> root = new YamlTreeReader(file, problems).read(text);
     root = new EnvironmentOverrides(NOT_SETTINGS, problems).apply(root, wholeFile, variables);
     FetcherConfig config =
-        new ConfigBinding(file, variables, filters, problems).bind(root, wholeFile);
+        new ConfigBinding(file, variables, filters, families, problems).bind(root, wholeFile);
     if (!problems.isEmpty()) {
       throw new ConfigException(problems.inReadingOrder());
     }

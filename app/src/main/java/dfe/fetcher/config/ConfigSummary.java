@@ -1,5 +1,6 @@
 package dfe.fetcher.config;
 
+import dfe.fetcher.source.SourceUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,10 +59,12 @@ public final class ConfigSummary {
         "metrics: "
             + config.metrics().address()
             + (config.metrics().port() == 0 ? " (any free port)" : ""));
-    lines.add("connections: " + config.fileConnections().size());
-    for (FileConnection connection : config.fileConnections()) {
+    lines.add("connections: " + config.connections().size());
+    for (ConnectionConfig connection : config.connections()) {
       lines.add(
-          "  file "
+          "  "
+              + connection.family()
+              + " "
               + connection.id()
               + (connection.enabled() ? "" : " (disabled)")
               + ": every "
@@ -69,20 +72,20 @@ public final class ConfigSummary {
               + "s"
               + (connection.intervalSecs().isPresent() ? "" : " (scheduler default)")
               + connection.filter().map(f -> ", filter " + f).orElse(", no filter"));
-      for (FileUnit unit : connection.units()) {
+      for (SourceUnit unit : connection.source().units()) {
         lines.add(
             "    unit "
                 + unit.unit()
                 + (unit.enabled() ? "" : " (disabled)")
-                + ": dump to topic "
+                + ": "
+                + unit.shape().name().toLowerCase(java.util.Locale.ROOT)
+                + " to topic "
                 + config.topicOf(connection, unit)
                 + ", store "
                 + connection.spec(unit).store()
-                + unit.rowKey().map(k -> ", row_key " + k).orElse("")
-                + ", decoder "
-                + unit.dump().decoder().configName());
-        for (String path : unit.dump().paths()) {
-          lines.add("      " + path);
+                + unit.rowKey().map(k -> ", row_key " + k).orElse(""));
+        for (String detail : unit.details()) {
+          lines.add("      " + detail);
         }
       }
     }

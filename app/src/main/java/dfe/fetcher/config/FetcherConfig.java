@@ -1,7 +1,7 @@
 package dfe.fetcher.config;
 
 import dfe.fetcher.oversize.OversizePolicy;
-import dfe.fetcher.row.Shape;
+import dfe.fetcher.source.SourceUnit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param instanceId names this instance in checkpoint keys {@code <instance>.<connection>.<unit>}
  *     (default {@code default})
  * @param batch {@code output.batch}
- * @param fileConnections {@code sources.file}, in file order
+ * @param connections every family's connections under {@code sources}, in file order
  * @param configFile the file it was loaded from, absolute
  */
 public record FetcherConfig(
@@ -27,7 +27,7 @@ public record FetcherConfig(
     CursorConfig cursor,
     MetricsConfig metrics,
     BatchConfig batch,
-    List<FileConnection> fileConnections,
+    List<ConnectionConfig> connections,
     Path configFile) {
 
   public static final String DEFAULT_INSTANCE_ID = "default";
@@ -41,17 +41,25 @@ public record FetcherConfig(
     Objects.requireNonNull(cursor, "cursor");
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(batch, "batch");
-    fileConnections = List.copyOf(fileConnections);
+    connections = List.copyOf(connections);
     Objects.requireNonNull(configFile, "configFile");
   }
 
-  /** The topic {@code unit} of {@code connection} lands on: {@code <topic>-<unit><suffix>}. */
-  public String topicOf(FileConnection connection, FileUnit unit) {
-    return output.topicOf(connection.topic(), unit.unit(), Shape.DUMP);
+  /**
+   * The topic {@code unit} of {@code connection} lands on: {@code <topic>-<unit><suffix>} for a
+   * dump, {@code <topic><suffix>} for a tail.
+   */
+  public String topicOf(ConnectionConfig connection, SourceUnit unit) {
+    return output.topicOf(connection.topic(), unit.unit(), unit.shape());
+  }
+
+  /** {@link #topicOf} without the suffix: the {@code _source} enrichment field. */
+  public String sourceNameOf(ConnectionConfig connection, SourceUnit unit) {
+    return output.sourceOf(connection.topic(), unit.unit(), unit.shape());
   }
 
   /** Time between two ticks of {@code connection}: its own interval or the scheduler default. */
-  public Duration intervalOf(FileConnection connection) {
+  public Duration intervalOf(ConnectionConfig connection) {
     return Duration.ofSeconds(connection.intervalSecs().orElse(scheduler.defaultIntervalSecs()));
   }
 }

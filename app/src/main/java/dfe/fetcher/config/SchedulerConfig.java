@@ -7,8 +7,16 @@ package dfe.fetcher.config;
  *     interval_secs}; at least 1 (default 300)
  * @param maxConcurrentFetches units fetching at the same time, across connections; at least 1
  *     (default 4)
+ * @param stopGraceSecs how long a stop (SIGTERM, SIGINT, a reload that replaces a connection) waits
+ *     for running ticks after cancelling them, before the process exits or the connection is closed
+ *     whatever its source is doing (default 30)
  */
-public record SchedulerConfig(int defaultIntervalSecs, int maxConcurrentFetches) {
+public record SchedulerConfig(
+    int defaultIntervalSecs, int maxConcurrentFetches, int stopGraceSecs) {
 
-  public static final SchedulerConfig DEFAULT = new SchedulerConfig(300, 4);
+  public static final SchedulerConfig DEFAULT = new SchedulerConfig(300, 4, 30);
+
+  public java.time.Duration stopGrace() {
+    return java.time.Duration.ofSeconds(stopGraceSecs);
+  }
 }

@@ -1,10 +1,7 @@
 package dfe.fetcher.cursor;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dfe.fetcher.checkpoint.CursorStore;
-import dfe.fetcher.row.FileMark;
+import dfe.fetcher.checkpoint.MarkCodec;
 import dfe.fetcher.row.Mark;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -16,23 +13,29 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One JSON file per cursor key under a directory: {@code <key>.json}, written to a temporary file,
  * fsynced, renamed over the old one and the directory fsynced, so a crash leaves either the old
- * cursor or the new one, whole. A cursor that cannot be read or understood is logged and treated as
+ * cursor or the new one, whole. The file's form is {@link MarkCodec}'s, versioned. A cursor that
+ * cannot be read or understood is logged once (again only when the problem changes) and treated as
  * none: the unit starts over, which re-lands data rather than skipping it.
+ *
+ * <p>Commits of different keys never wait for each other: each key has its own lock, so one unit's
+ * fsync does not queue the others.
  */
 public final class FileCursorStore implements CursorStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(FileCursorStore.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final Path directory;
   private final Clock clock;
+  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  private final Map<String, String> reported = new ConcurrentHashMap<>();
 
   public FileCursorStore(Path directory, Clock clock) {
     this.directory = directory;
@@ -47,28 +50,46 @@ public final class FileCursorStore implements CursorStore {
   @Override
   public Optional<Mark> load(String key) {
     Path file = fileOf(key);
+    byte[] document;
     try {
-      JsonNode cursor = JSON.readTree(Files.readAllBytes(file));
-      return Optional.of(markOf(cursor.path("mark")));
+      document = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
+      reported.remove(key);
       return Optional.empty();
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
+      return unreadable(key, file, "cannot read: " + e.getClass().getSimpleName());
+    }
+    try {
+      Mark mark = MarkCodec.decode(document);
+      reported.remove(key);
+      return Optional.of(mark);
+    } catch (MarkCodec.UnreadableMarkException e) {
+      return unreadable(key, file, e.getMessage());
+    }
+  }
+
+  private Optional<Mark> unreadable(String key, Path file, String problem) {
+    if (!problem.equals(reported.put(key, problem))) {
       LOG.warn(
           "event=cursor_unreadable key={} file={} error=\"{}\" action=start_over",
           key,
           file,
-          e.getMessage());
-      return Optional.empty();
+          problem);
     }
+    return Optional.empty();
   }
 
   @Override
-  public synchronized void commit(String key, Mark mark) throws CheckpointException {
+  public void commit(String key, Mark mark) throws CheckpointException {
+    synchronized (locks.computeIfAbsent(key, k -> new Object())) {
+      write(key, mark);
+    }
+  }
+
+  private void write(String key, Mark mark) throws CheckpointException {
     Path file = fileOf(key);
     Path temporary = directory.resolve(key + ".json.tmp");
-    ObjectNode cursor = JSON.createObjectNode();
-    cursor.set("mark", jsonOf(mark));
-    cursor.put("committed_at", Instant.now(clock).toString());
+    byte[] document = MarkCodec.encode(mark, Instant.now(clock));
     try {
       Files.createDirectories(directory);
       try (FileChannel channel =
@@ -77,7 +98,7 @@ public final class FileCursorStore implements CursorStore {
               StandardOpenOption.CREATE,
               StandardOpenOption.WRITE,
               StandardOpenOption.TRUNCATE_EXISTING)) {
-        channel.write(java.nio.ByteBuffer.wrap(JSON.writeValueAsBytes(cursor)));
+        channel.write(java.nio.ByteBuffer.wrap(document));
         channel.force(true);
       }
       try {
@@ -100,25 +121,5 @@ public final class FileCursorStore implements CursorStore {
       LOG.debug(
           "event=cursor_directory_sync_skipped directory={} error={}", directory, e.toString());
     }
-  }
-
-  private static JsonNode jsonOf(Mark mark) {
-    ObjectNode node = JSON.createObjectNode();
-    if (mark instanceof FileMark file) {
-      node.put("type", "file");
-      node.put("changed_at", file.changedAt().toString());
-      node.put("path", file.path());
-      return node;
-    }
-    throw new IllegalArgumentException("no cursor form for " + mark.getClass().getSimpleName());
-  }
-
-  private static Mark markOf(JsonNode node) throws IOException {
-    String type = node.path("type").asText();
-    if (type.equals("file")) {
-      return new FileMark(
-          Instant.parse(node.required("changed_at").asText()), node.required("path").asText());
-    }
-    throw new IOException("unknown mark type \"" + type + "\"");
   }
 }

@@ -8,12 +8,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,51 +27,127 @@ import org.slf4j.LoggerFactory;
  * after the other, and a connection's next run starts {@code interval} after its previous one
  * ended, so runs of one connection never overlap. A unit's failure is its own: the connection's
  * other units and the other connections go on.
+ *
+ * <p>Stopping is bounded by the grace: {@link #requestStop} cancels every running tick at once
+ * (which ends what their sources block in), and {@link #stop} and {@link #runOnce} wait at most the
+ * grace after it. Threads are daemons, so a source that ignores cancellation cannot keep the
+ * process alive once the service has given up on it.
  */
 public final class Scheduler implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+  private static final long WAIT_SLICE_MILLIS = 100;
 
   private final UnitRunner runner;
+  private final Duration grace;
   private final ScheduledThreadPoolExecutor executor;
+  private final Map<String, ScheduledFuture<?>> schedules = new ConcurrentHashMap<>();
+  private final Map<String, ReentrantLock> runs = new ConcurrentHashMap<>();
+  private volatile long stopRequestedAt;
 
-  public Scheduler(UnitRunner runner, int maxConcurrentFetches) {
+  public Scheduler(UnitRunner runner, int maxConcurrentFetches, Duration grace) {
     this.runner = runner;
+    this.grace = grace;
     this.executor = new ScheduledThreadPoolExecutor(maxConcurrentFetches, namedThreads());
     this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    this.executor.setRemoveOnCancelPolicy(true);
   }
 
   /** Schedules every job, each starting now. */
   public void start(List<ConnectionJob> jobs) {
-    for (ConnectionJob job : jobs) {
-      executor.scheduleWithFixedDelay(
-          () -> runScheduled(job), 0, job.interval().toMillis(), TimeUnit.MILLISECONDS);
-      LOG.info(
-          "event=connection_scheduled connection={} units={} interval_secs={}",
-          job.connection(),
-          job.units().size(),
-          job.interval().toSeconds());
+    jobs.forEach(this::schedule);
+  }
+
+  /** Schedules {@code job}, starting now; its connection must not be scheduled already. */
+  public void schedule(ConnectionJob job) {
+    ScheduledFuture<?> schedule =
+        executor.scheduleWithFixedDelay(
+            () -> runScheduled(job), 0, job.interval().toMillis(), TimeUnit.MILLISECONDS);
+    if (schedules.putIfAbsent(job.connection(), schedule) != null) {
+      schedule.cancel(false);
+      throw new IllegalStateException("connection " + job.connection() + " is already scheduled");
     }
+    LOG.info(
+        "event=connection_scheduled connection={} units={} interval_secs={}",
+        job.connection(),
+        job.units().size(),
+        job.interval().toSeconds());
+  }
+
+  /**
+   * Takes {@code connection} off the schedule, cancels its running tick and waits up to the grace
+   * for it to end. True when it is not running any more.
+   */
+  public boolean unschedule(String connection, String reason) throws InterruptedException {
+    ScheduledFuture<?> schedule = schedules.remove(connection);
+    if (schedule != null) {
+      schedule.cancel(false);
+    }
+    runner.cancelConnection(connection, reason);
+    ReentrantLock run = runs.computeIfAbsent(connection, c -> new ReentrantLock());
+    if (run.tryLock(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+      run.unlock();
+      return true;
+    }
+    LOG.warn(
+        "event=connection_stop_timeout connection={} grace_secs={} note=\"closing it anyway\"",
+        connection,
+        grace.toSeconds());
+    return false;
   }
 
   /**
    * Runs every job once, concurrently as far as the limit allows, and returns each unit's outcome
-   * keyed by store, in job and unit order.
+   * keyed by store, in job and unit order. After {@link #requestStop} it waits at most the grace; a
+   * unit still running then is reported failed.
    */
   public Map<String, TickOutcome> runOnce(List<ConnectionJob> jobs) throws InterruptedException {
-    List<Future<Map<String, TickOutcome>>> runs = new ArrayList<>();
+    List<Future<Map<String, TickOutcome>>> futures = new ArrayList<>();
     for (ConnectionJob job : jobs) {
-      runs.add(executor.submit(() -> runConnection(job)));
+      futures.add(executor.submit(() -> runConnection(job)));
     }
     Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
-    for (Future<Map<String, TickOutcome>> run : runs) {
+    for (int i = 0; i < jobs.size(); i++) {
+      Map<String, TickOutcome> outcome = awaitRun(futures.get(i));
+      if (outcome == null) {
+        for (BoundUnit unit : jobs.get(i).units()) {
+          outcomes.putIfAbsent(
+              unit.store(),
+              new TickOutcome.Failed(
+                  "still running " + grace.toSeconds() + "s after the stop; left behind"));
+        }
+      } else {
+        outcomes.putAll(outcome);
+      }
+    }
+    return outcomes;
+  }
+
+  /** The run's outcomes, or null when it did not end within the grace after a stop. */
+  private Map<String, TickOutcome> awaitRun(Future<Map<String, TickOutcome>> run)
+      throws InterruptedException {
+    while (true) {
+      long requested = stopRequestedAt;
+      if (requested != 0 && System.nanoTime() - requested > grace.toNanos()) {
+        return run.isDone() ? result(run) : null;
+      }
       try {
-        outcomes.putAll(run.get());
+        return run.get(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        // Check for a stop and wait another slice.
       } catch (ExecutionException e) {
         throw new IllegalStateException("a connection run failed unexpectedly", e.getCause());
       }
     }
-    return outcomes;
+  }
+
+  private static Map<String, TickOutcome> result(Future<Map<String, TickOutcome>> run)
+      throws InterruptedException {
+    try {
+      return run.get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a connection run failed unexpectedly", e.getCause());
+    }
   }
 
   /**
@@ -93,43 +173,68 @@ public final class Scheduler implements AutoCloseable {
   }
 
   private Map<String, TickOutcome> runConnection(ConnectionJob job) {
-    Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
-    for (BoundUnit unit : job.units()) {
-      if (Thread.currentThread().isInterrupted()) {
-        break;
+    ReentrantLock run = runs.computeIfAbsent(job.connection(), c -> new ReentrantLock());
+    run.lock();
+    try {
+      Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
+      for (BoundUnit unit : job.units()) {
+        if (Thread.currentThread().isInterrupted() || stopRequestedAt != 0) {
+          break;
+        }
+        TickOutcome outcome = runner.runTick(unit);
+        outcomes.put(unit.store(), outcome);
+        if (outcome instanceof TickOutcome.Stopped) {
+          break;
+        }
       }
-      TickOutcome outcome = runner.runTick(unit);
-      outcomes.put(unit.store(), outcome);
-      if (outcome instanceof TickOutcome.Stopped) {
-        break;
-      }
+      return outcomes;
+    } finally {
+      run.unlock();
     }
-    return outcomes;
   }
 
-  /** Stops scheduling and waits up to {@code grace} for running ticks to end. */
-  public boolean stop(Duration grace) throws InterruptedException {
+  /** Cancels every running tick and stops starting new ones; returns at once. */
+  public void requestStop() {
+    if (stopRequestedAt == 0) {
+      stopRequestedAt = System.nanoTime() | 1;
+    }
     executor.shutdown();
-    return executor.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+    runner.cancelAll("stopping");
+  }
+
+  /**
+   * Stops: cancels every running tick, waits half the grace for them to end, interrupts the ones
+   * left and waits the rest. False when some tick was still running at the end (they are named in
+   * the log); the caller goes on closing, and the process can exit.
+   */
+  public boolean stop() throws InterruptedException {
+    requestStop();
+    long half = grace.toMillis() / 2;
+    if (executor.awaitTermination(half, TimeUnit.MILLISECONDS)) {
+      return true;
+    }
+    executor.shutdownNow();
+    if (executor.awaitTermination(grace.toMillis() - half, TimeUnit.MILLISECONDS)) {
+      return true;
+    }
+    LOG.warn(
+        "event=stop_timeout grace_secs={} still_running={}",
+        grace.toSeconds(),
+        runner.runningStores());
+    return false;
   }
 
   @Override
   public void close() {
+    requestStop();
     executor.shutdownNow();
-    try {
-      // Ticks stop at their next row once interrupted; wait briefly so the transport is not
-      // closed under a tick that is still sending.
-      executor.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   private static ThreadFactory namedThreads() {
     AtomicInteger count = new AtomicInteger();
     return task -> {
       Thread thread = new Thread(task, "fetch-" + count.incrementAndGet());
-      thread.setDaemon(false);
+      thread.setDaemon(true);
       return thread;
     };
   }

@@ -1,21 +1,19 @@
 package dfe.fetcher.service;
 
+import dfe.fetcher.config.ConnectionConfig;
 import dfe.fetcher.config.FetcherConfig;
-import dfe.fetcher.config.FileConnection;
-import dfe.fetcher.config.FileUnit;
 import dfe.fetcher.config.KafkaOutput;
 import dfe.fetcher.config.Secret;
 import dfe.fetcher.config.SecretUnavailableException;
 import dfe.fetcher.cursor.FileCursorStore;
 import dfe.fetcher.dlq.DeadLetterQueue;
 import dfe.fetcher.envelope.UuidV7Generator;
-import dfe.fetcher.file.dump.Decoder;
-import dfe.fetcher.file.dump.FileDumpSource;
-import dfe.fetcher.file.dump.FileDumpSpec;
 import dfe.fetcher.health.FetcherMetrics;
 import dfe.fetcher.health.HealthServer;
 import dfe.fetcher.schedule.ConnectionJob;
 import dfe.fetcher.schedule.Scheduler;
+import dfe.fetcher.source.SourceRuntime;
+import dfe.fetcher.source.SourceUnit;
 import dfe.fetcher.tick.BatchLimits;
 import dfe.fetcher.tick.BoundUnit;
 import dfe.fetcher.tick.RowFilterStage;
@@ -27,9 +25,8 @@ import dfe.fetcher.transport.KafkaTransport;
 import dfe.fetcher.transport.Transport;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,23 +43,30 @@ import org.slf4j.LoggerFactory;
 public final class FetcherService implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FetcherService.class);
-  private static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
   private final FetcherConfig config;
   private volatile FetcherConfig current;
   private final Transport transport;
   private final FetcherMetrics metrics;
+  private final SourceRuntime runtime;
   private final AtomicBoolean stopping = new AtomicBoolean();
-  private final Map<String, AtomicReference<RowFilterStage>> filters = new HashMap<>();
-  private final List<ConnectionJob> jobs;
+  private final Map<String, Wired> wired = new LinkedHashMap<>();
   private final Scheduler scheduler;
   private HealthServer health;
+
+  /** One enabled connection as it runs: its job, its filter, and what it opened. */
+  private record Wired(
+      ConnectionConfig connection,
+      ConnectionJob job,
+      AtomicReference<RowFilterStage> filter,
+      OpenedLazily opened) {}
 
   private FetcherService(FetcherConfig config, Transport transport, Clock clock) {
     this.config = config;
     this.current = config;
     this.transport = transport;
     this.metrics = new FetcherMetrics();
+    this.runtime = new SourceRuntime(clock);
     TickContext context =
         new TickContext(
             transport,
@@ -77,9 +81,16 @@ public final class FetcherService implements AutoCloseable {
             clock,
             new UuidV7Generator(),
             stopping::get);
-    this.jobs = jobs(config, clock);
     this.scheduler =
-        new Scheduler(new UnitRunner(context), config.scheduler().maxConcurrentFetches());
+        new Scheduler(
+            new UnitRunner(context),
+            config.scheduler().maxConcurrentFetches(),
+            config.scheduler().stopGrace());
+    for (ConnectionConfig connection : config.connections()) {
+      if (connection.enabled()) {
+        wired.put(connection.id(), wire(config, connection, filterOf(connection)));
+      }
+    }
   }
 
   /**
@@ -156,7 +167,11 @@ public final class FetcherService implements AutoCloseable {
 
   /** Runs every enabled unit once; the outcome of each, keyed by store. */
   public Map<String, TickOutcome> runOnce() throws InterruptedException {
-    return scheduler.runOnce(jobs);
+    return scheduler.runOnce(jobs());
+  }
+
+  private synchronized List<ConnectionJob> jobs() {
+    return wired.values().stream().map(Wired::job).toList();
   }
 
   /**
@@ -182,7 +197,7 @@ public final class FetcherService implements AutoCloseable {
         "event=metrics_listening address={}:{} paths=/metrics,/livez,/readyz",
         config.metrics().host(),
         health.port());
-    scheduler.start(jobs);
+    scheduler.start(jobs());
   }
 
   /** The port metrics and health are served on, once started. */
@@ -191,21 +206,51 @@ public final class FetcherService implements AutoCloseable {
   }
 
   /**
-   * Takes the filters of {@code newer} for the connections both configurations have; they apply
-   * from each unit's next tick. Other settings need a restart, and a change to them is logged.
+   * Takes {@code newer}'s connections. An unchanged connection keeps running and takes the new
+   * filter from its next tick; a connection whose settings changed is taken off the schedule, its
+   * running tick cancelled (waiting up to the stop grace), its resources closed, and it is opened
+   * and scheduled again as configured now; a removed or disabled one is stopped and closed; a new
+   * one is scheduled. Settings outside {@code sources} need a restart, and a change to them is
+   * logged.
    */
-  public void reload(FetcherConfig newer) {
-    for (FileConnection connection : newer.fileConnections()) {
-      AtomicReference<RowFilterStage> current = filters.get(connection.id());
-      if (current != null) {
-        current.set(filterOf(connection));
+  public synchronized void reload(FetcherConfig newer) throws InterruptedException {
+    Map<String, ConnectionConfig> wanted = new LinkedHashMap<>();
+    for (ConnectionConfig connection : newer.connections()) {
+      if (connection.enabled()) {
+        wanted.put(connection.id(), connection);
       }
     }
-    if (!withoutFilters(newer).equals(withoutFilters(current))) {
-      LOG.warn("event=config_reload_partial note=\"only filters reload; restart for the rest\"");
+    int replaced = 0;
+    for (Wired running : List.copyOf(wired.values())) {
+      ConnectionConfig next = wanted.get(running.connection().id());
+      if (next != null && sameButFilter(running.connection(), next)) {
+        running.filter().set(filterOf(next));
+        continue;
+      }
+      scheduler.unschedule(running.connection().id(), "reload");
+      running.opened().close();
+      wired.remove(running.connection().id());
+      replaced++;
+      LOG.info(
+          "event=connection_stopped connection={} why={}",
+          running.connection().id(),
+          next == null ? "removed_or_disabled" : "changed");
+    }
+    for (ConnectionConfig connection : wanted.values()) {
+      if (!wired.containsKey(connection.id())) {
+        Wired added = wire(newer, connection, filterOf(connection));
+        wired.put(connection.id(), added);
+        if (health != null) {
+          scheduler.schedule(added.job());
+        }
+      }
+    }
+    if (!outsideSources(newer).equals(outsideSources(current))) {
+      LOG.warn("event=config_reload_partial note=\"settings outside sources need a restart\"");
     }
     current = newer;
-    LOG.info("event=config_reloaded connections={}", newer.fileConnections().size());
+    LOG.info(
+        "event=config_reloaded connections={} replaced_or_removed={}", wanted.size(), replaced);
   }
 
   /**
@@ -214,14 +259,17 @@ public final class FetcherService implements AutoCloseable {
    */
   public void requestStop() {
     stopping.set(true);
+    scheduler.requestStop();
   }
 
-  /** Stops taking rows; open dumps are left without an end; waits for running ticks to end. */
-  public void stop() throws InterruptedException {
-    requestStop();
-    if (!scheduler.stop(STOP_GRACE)) {
-      LOG.warn("event=stop_timeout grace_secs={}", STOP_GRACE.toSeconds());
-    }
+  /**
+   * Stops taking rows and cancels what every source blocks in; open dumps are left without an end.
+   * Waits at most {@code scheduler.stop_grace_secs} for running ticks to end; false when some did
+   * not (they are logged, and the process may exit under them).
+   */
+  public boolean stop() throws InterruptedException {
+    stopping.set(true);
+    return scheduler.stop();
   }
 
   @Override
@@ -231,61 +279,48 @@ public final class FetcherService implements AutoCloseable {
       health.close();
     }
     scheduler.close();
+    synchronized (this) {
+      wired.values().forEach(running -> running.opened().close());
+    }
     transport.close();
   }
 
-  private List<ConnectionJob> jobs(FetcherConfig config, Clock clock) {
-    List<ConnectionJob> wired = new ArrayList<>();
-    String suffix = config.output().topicSuffix();
-    for (FileConnection connection : config.fileConnections()) {
-      if (!connection.enabled()) {
+  private Wired wire(
+      FetcherConfig config, ConnectionConfig connection, RowFilterStage initialFilter) {
+    AtomicReference<RowFilterStage> filter = new AtomicReference<>(initialFilter);
+    OpenedLazily opened = new OpenedLazily(connection, runtime);
+    List<BoundUnit> units = new ArrayList<>();
+    for (SourceUnit unit : connection.source().units()) {
+      if (!unit.enabled()) {
         continue;
       }
-      AtomicReference<RowFilterStage> filter = new AtomicReference<>(filterOf(connection));
-      filters.put(connection.id(), filter);
-      List<BoundUnit> units = new ArrayList<>();
-      for (FileUnit unit : connection.units()) {
-        if (!unit.enabled()) {
-          continue;
-        }
-        String topic = config.topicOf(connection, unit);
-        FileDumpSource source =
-            new FileDumpSource(
-                new FileDumpSpec(
-                    unit.dump().paths(),
-                    config.configFile().toAbsolutePath().getParent(),
-                    Decoder.named(unit.dump().decoder().configName())),
-                clock);
-        units.add(
-            new BoundUnit(
-                connection.spec(unit),
-                topic,
-                topic.substring(0, topic.length() - suffix.length()),
-                source,
-                config.instanceId() + "." + connection.id() + "." + unit.unit(),
-                filter::get));
-      }
-      wired.add(new ConnectionJob(connection.id(), config.intervalOf(connection), units));
+      units.add(
+          new BoundUnit(
+              connection.spec(unit),
+              config.topicOf(connection, unit),
+              config.sourceNameOf(connection, unit),
+              opened.source(unit.unit()),
+              config.instanceId() + "." + connection.id() + "." + unit.unit(),
+              filter::get,
+              unit.markKind()));
     }
-    return wired;
+    return new Wired(
+        connection,
+        new ConnectionJob(connection.id(), config.intervalOf(connection), units),
+        filter,
+        opened);
   }
 
-  private static RowFilterStage filterOf(FileConnection connection) {
+  private static RowFilterStage filterOf(ConnectionConfig connection) {
     return connection.filter().map(FilterStages::compiled).orElse(RowFilterStage.KEEP_ALL);
   }
 
-  private static FetcherConfig withoutFilters(FetcherConfig config) {
-    List<FileConnection> connections = new ArrayList<>();
-    for (FileConnection connection : config.fileConnections()) {
-      connections.add(
-          new FileConnection(
-              connection.id(),
-              connection.topic(),
-              connection.intervalSecs(),
-              connection.enabled(),
-              Optional.empty(),
-              connection.units()));
-    }
+  private static boolean sameButFilter(ConnectionConfig running, ConnectionConfig next) {
+    return running.withFilter(Optional.empty()).equals(next.withFilter(Optional.empty()));
+  }
+
+  /** Everything a reload cannot change without a restart. */
+  private static FetcherConfig outsideSources(FetcherConfig config) {
     return new FetcherConfig(
         config.instanceId(),
         config.scheduler(),
@@ -295,7 +330,7 @@ public final class FetcherService implements AutoCloseable {
         config.cursor(),
         config.metrics(),
         config.batch(),
-        connections,
+        List.of(),
         config.configFile());
   }
 }

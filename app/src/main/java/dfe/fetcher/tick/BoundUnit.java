@@ -1,5 +1,6 @@
 package dfe.fetcher.tick;
 
+import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.RowKey;
 import dfe.fetcher.row.RowSource;
 import dfe.fetcher.row.UnitSpec;
@@ -17,6 +18,8 @@ import java.util.function.Supplier;
  * @param cursorKey {@code <instance>.<connection>.<unit>}
  * @param filter the connection's current filter, read at the start of each tick so a reload takes
  *     effect on the next one
+ * @param markKind the kind of checkpoint the unit commits; empty when it commits none (a database
+ *     or REST dump), and then no checkpoint is loaded either
  */
 public record BoundUnit(
     UnitSpec spec,
@@ -24,7 +27,8 @@ public record BoundUnit(
     String sourceName,
     RowSource source,
     String cursorKey,
-    Supplier<RowFilterStage> filter) {
+    Supplier<RowFilterStage> filter,
+    Optional<Mark.Kind> markKind) {
 
   public BoundUnit {
     Objects.requireNonNull(spec, "spec");
@@ -33,6 +37,7 @@ public record BoundUnit(
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(cursorKey, "cursorKey");
     Objects.requireNonNull(filter, "filter");
+    Objects.requireNonNull(markKind, "markKind");
   }
 
   public String store() {

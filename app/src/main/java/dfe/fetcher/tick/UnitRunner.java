@@ -1,8 +1,12 @@
 package dfe.fetcher.tick;
 
+import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.SourceException;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,12 +15,18 @@ import org.slf4j.LoggerFactory;
  * {@link UnitTick}, and turns whatever happens into a {@link TickOutcome}. A failure is logged with
  * the unit, the place the source named, and the open snapshot; it never escapes, so the caller goes
  * on with its other units.
+ *
+ * <p>Each tick gets a {@link Cancellation}; {@link #cancelAll} and {@link #cancelConnection} cancel
+ * the running ones (a stop, a reload), which ends whatever their sources block in. A checkpoint of
+ * another kind than the unit commits is reported once and treated as none.
  */
 public final class UnitRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(UnitRunner.class);
 
   private final TickContext context;
+  private final Map<BoundUnit, Cancellation> running = new ConcurrentHashMap<>();
+  private final Map<String, String> reportedCheckpoints = new ConcurrentHashMap<>();
 
   public UnitRunner(TickContext context) {
     this.context = context;
@@ -25,23 +35,39 @@ public final class UnitRunner {
   public TickOutcome runTick(BoundUnit unit) {
     long started = System.nanoTime();
     UnitTick tick = new UnitTick(context, unit);
+    Cancellation cancellation = new Cancellation();
+    running.put(unit, cancellation);
     try {
-      Optional<Mark> checkpoint = context.cursors().load(unit.cursorKey());
-      unit.source().read(checkpoint, tick);
-      TickOutcome.Succeeded done = tick.finish();
-      LOG.info(
-          "event=tick_done unit={} parts={} records={} seconds={}",
-          unit.store(),
-          done.partsCompleted(),
-          done.recordsLanded(),
-          seconds(started));
+      if (context.stopping().getAsBoolean()) {
+        cancellation.cancel("stopping");
+      }
+      Optional<Mark> checkpoint = checkpointOf(unit);
+      unit.source().read(checkpoint, tick, cancellation);
+      TickOutcome done = tick.finish();
+      if (done instanceof TickOutcome.Failed failed) {
+        context.metrics().tickFailed(unit.store());
+        LOG.error("event=tick_failed unit={} error=\"{}\"", unit.store(), failed.reason());
+      } else if (done instanceof TickOutcome.Succeeded succeeded) {
+        LOG.info(
+            "event=tick_done unit={} parts={} records={} seconds={}",
+            unit.store(),
+            succeeded.partsCompleted(),
+            succeeded.recordsLanded(),
+            seconds(started));
+      }
       return done;
-    } catch (UnitTick.StoppingException e) {
+    } catch (StoppingException e) {
       return stopped(unit, tick);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      if (!cancellation.isCancelled()) {
+        Thread.currentThread().interrupt();
+      }
       return stopped(unit, tick);
     } catch (SourceException | RuntimeException | LinkageError | StackOverflowError e) {
+      if (cancellation.isCancelled()) {
+        // A source whose blocking call was cancelled under it may fail in its own words.
+        return stopped(unit, tick);
+      }
       // A decoder class that fails to load or a runaway recursion is this unit's failure, not
       // the scheduler's: the connection's other units and later ticks still run.
       String where =
@@ -50,8 +76,7 @@ public final class UnitRunner {
               : "";
       tick.abort();
       context.metrics().tickFailed(unit.store());
-      boolean expected =
-          e instanceof SourceException || e instanceof UnitTick.LandingFailedException;
+      boolean expected = e instanceof SourceException || e instanceof LandingFailedException;
       String reason = expected ? e.getMessage() : "unexpected failure: " + e;
       LOG.error("event=tick_failed unit={} error=\"{}{}\"", unit.store(), reason, where);
       if (!expected) {
@@ -59,8 +84,55 @@ public final class UnitRunner {
       }
       return new TickOutcome.Failed(reason + where);
     } finally {
+      running.remove(unit);
       context.metrics().tickTook(unit.store(), seconds(started));
     }
+  }
+
+  /** Cancels every running tick: the service is stopping. */
+  public void cancelAll(String reason) {
+    running.values().forEach(cancellation -> cancellation.cancel(reason));
+  }
+
+  /** Cancels the running ticks of {@code connection}: it is being reloaded or removed. */
+  public void cancelConnection(String connection, String reason) {
+    running.forEach(
+        (unit, cancellation) -> {
+          if (unit.spec().connection().equals(connection)) {
+            cancellation.cancel(reason);
+          }
+        });
+  }
+
+  /** The stores of the ticks running now, for a stop that overran its grace. */
+  public List<String> runningStores() {
+    return running.keySet().stream().map(BoundUnit::store).sorted().toList();
+  }
+
+  private Optional<Mark> checkpointOf(BoundUnit unit) {
+    if (unit.markKind().isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Mark> loaded = context.cursors().load(unit.cursorKey());
+    if (loaded.isPresent() && loaded.get().kind() != unit.markKind().get()) {
+      String problem =
+          "a "
+              + loaded.get().kind().wireName()
+              + " checkpoint, not "
+              + unit.markKind().get().wireName();
+      if (!problem.equals(reportedCheckpoints.put(unit.cursorKey(), problem))) {
+        LOG.warn(
+            "event=checkpoint_of_another_kind unit={} key={} found={} expected={}"
+                + " action=start_over",
+            unit.store(),
+            unit.cursorKey(),
+            loaded.get().kind().wireName(),
+            unit.markKind().get().wireName());
+      }
+      return Optional.empty();
+    }
+    reportedCheckpoints.remove(unit.cursorKey());
+    return loaded;
   }
 
   private TickOutcome stopped(BoundUnit unit, UnitTick tick) {

@@ -65,8 +65,9 @@ class ConfigCheckCommandTest {
         .contains("  file inventory: every 60s, filter record.alive == true")
         .contains(
             "    unit hosts: dump to topic inventory-hosts_land, store inventory.hosts,"
-                + " row_key /id, decoder auto")
-        .contains("      " + directory.resolve("data/hosts/*.ndjson"));
+                + " row_key /id",
+            "      decoder auto")
+        .contains("      path " + directory.resolve("data/hosts/*.ndjson"));
     assertThat(run.err()).isEmpty();
   }
 

@@ -2,6 +2,8 @@ package dfe.fetcher.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dfe.fetcher.file.FileConnection;
+import dfe.fetcher.file.FileUnit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileSystems;
@@ -41,14 +43,14 @@ class ConfigExampleTest {
   }
 
   private static Set<String> knownKeys() {
-    return ConfigBinding.KNOWN_KEYS.stream()
+    return ConfigBinding.knownKeys(SourceFamilies.ALL).stream()
         .flatMap(List::stream)
         .collect(Collectors.toCollection(TreeSet::new));
   }
 
   private static Set<String> keysMentionedInTheExample(FetcherConfig config) throws IOException {
     Set<String> connectionIds =
-        config.fileConnections().stream().map(FileConnection::id).collect(Collectors.toSet());
+        config.connections().stream().map(ConnectionConfig::id).collect(Collectors.toSet());
     Set<String> mentioned = new TreeSet<>();
     for (String line : Files.readAllLines(EXAMPLE)) {
       Matcher key = KEY.matcher(line);
@@ -70,8 +72,8 @@ class ConfigExampleTest {
               return Optional.empty();
             });
 
-    assertThat(config.fileConnections())
-        .extracting(FileConnection::id)
+    assertThat(config.connections())
+        .extracting(ConnectionConfig::id)
         .containsExactly("inventory", "sites");
     assertThat(filtersChecked).containsExactly("record.alive == true", "record.alive == \"true\"");
   }
@@ -116,14 +118,14 @@ class ConfigExampleTest {
       shipped = files.filter(Files::isRegularFile).toList();
     }
 
-    for (FileConnection connection : config.fileConnections()) {
-      for (FileUnit unit : connection.units()) {
+    for (ConnectionConfig connection : config.connections()) {
+      for (FileUnit unit : ((FileConnection) connection.source()).fileUnits()) {
         List<PathMatcher> globs =
             unit.dump().paths().stream()
                 .map(glob -> FileSystems.getDefault().getPathMatcher("glob:" + glob))
                 .toList();
         assertThat(shipped)
-            .as(connection.spec(unit).store())
+            .as(connection.id() + "." + unit.unit())
             .anyMatch(file -> globs.stream().anyMatch(glob -> glob.matches(file)));
       }
     }

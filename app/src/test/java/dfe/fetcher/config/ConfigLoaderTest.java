@@ -2,6 +2,10 @@ package dfe.fetcher.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dfe.fetcher.file.FileConnection;
+import dfe.fetcher.file.FileUnit;
+import dfe.fetcher.file.dump.Decoder;
+import dfe.fetcher.file.dump.FileDumpSpec;
 import dfe.fetcher.oversize.OversizePolicy;
 import dfe.fetcher.row.Shape;
 import dfe.fetcher.row.UnitSpec;
@@ -46,7 +50,7 @@ class ConfigLoaderTest {
     FetcherConfig config = fixture.load("");
 
     assertThat(config.instanceId()).isEqualTo("default");
-    assertThat(config.scheduler()).isEqualTo(new SchedulerConfig(300, 4));
+    assertThat(config.scheduler()).isEqualTo(new SchedulerConfig(300, 4, 30));
     assertThat(config.output().type()).isEqualTo(OutputType.FILE);
     assertThat(config.output().topicSuffix()).isEqualTo("_land");
     assertThat(config.output().fileDirectory()).isEqualTo(directory.resolve("landing"));
@@ -57,7 +61,7 @@ class ConfigLoaderTest {
     assertThat(config.oversize()).isEqualTo(new OversizePolicy(921_600, 65_536));
     assertThat(config.cursor().directory()).isEqualTo(directory.resolve("state"));
     assertThat(config.metrics()).isEqualTo(new MetricsConfig("0.0.0.0", 9090));
-    assertThat(config.fileConnections()).isEmpty();
+    assertThat(config.connections()).isEmpty();
     assertThat(config.configFile()).isEqualTo(directory.resolve("config.yaml"));
   }
 
@@ -65,23 +69,26 @@ class ConfigLoaderTest {
   void aConnectionThatSaysLittleTakesTheDefaultsForTheRest() throws Exception {
     FetcherConfig config = fixture.load(ONE_CONNECTION);
 
-    FileConnection connection = config.fileConnections().get(0);
+    ConnectionConfig connection = config.connections().get(0);
     assertThat(connection)
         .isEqualTo(
-            new FileConnection(
+            new ConnectionConfig(
+                "file",
                 "inventory",
                 "inventory",
                 OptionalInt.empty(),
                 true,
                 Optional.empty(),
-                List.of(
-                    new FileUnit(
-                        "hosts",
-                        true,
-                        Optional.empty(),
-                        new FileDump(
-                            List.of(directory.resolve("data/*.ndjson").toString()),
-                            FileDecoder.AUTO)))));
+                new FileConnection(
+                    List.of(
+                        new FileUnit(
+                            "hosts",
+                            true,
+                            Optional.empty(),
+                            new FileDumpSpec(
+                                List.of(directory.resolve("data/*.ndjson").toString()),
+                                directory,
+                                Decoder.AUTO))))));
     assertThat(config.intervalOf(connection)).isEqualTo(Duration.ofSeconds(300));
   }
 
@@ -119,7 +126,7 @@ class ConfigLoaderTest {
             """);
 
     assertThat(config.instanceId()).isEqualTo("edge-7");
-    assertThat(config.scheduler()).isEqualTo(new SchedulerConfig(30, 2));
+    assertThat(config.scheduler()).isEqualTo(new SchedulerConfig(30, 2, 30));
     assertThat(config.output().type()).isEqualTo(OutputType.KAFKA);
     assertThat(config.output().topicSuffix()).isEqualTo(".raw");
     assertThat(config.output().fileDirectory()).isEqualTo(Path.of("/var/lib/dfe/landing"));
@@ -134,23 +141,26 @@ class ConfigLoaderTest {
     assertThat(config.oversize()).isEqualTo(new OversizePolicy(1000, 0));
     assertThat(config.cursor().directory()).isEqualTo(Path.of("/var/lib/dfe/state"));
     assertThat(config.metrics()).isEqualTo(new MetricsConfig("::1", 9100));
-    assertThat(config.fileConnections())
+    assertThat(config.connections())
         .containsExactly(
-            new FileConnection(
+            new ConnectionConfig(
+                "file",
                 "inventory",
                 "inventory",
                 OptionalInt.of(15),
                 false,
                 Optional.of("record.alive == true"),
-                List.of(
-                    new FileUnit(
-                        "hosts",
-                        false,
-                        Optional.of("/id"),
-                        new FileDump(
-                            List.of("/data/a/*.csv", "/data/b/**/*.csv"), FileDecoder.CSV)))));
-    assertThat(config.intervalOf(config.fileConnections().get(0)))
-        .isEqualTo(Duration.ofSeconds(15));
+                new FileConnection(
+                    List.of(
+                        new FileUnit(
+                            "hosts",
+                            false,
+                            Optional.of("/id"),
+                            new FileDumpSpec(
+                                List.of("/data/a/*.csv", "/data/b/**/*.csv"),
+                                directory,
+                                Decoder.CSV))))));
+    assertThat(config.intervalOf(config.connections().get(0))).isEqualTo(Duration.ofSeconds(15));
   }
 
   @Test
@@ -174,16 +184,21 @@ class ConfigLoaderTest {
 
     assertThat(config.output().fileDirectory()).isEqualTo(directory.resolve("landing"));
     assertThat(config.cursor().directory()).isEqualTo(directory.resolve("etc/state"));
-    assertThat(config.fileConnections().get(0).units().get(0).dump().paths())
+    assertThat(
+            ((FileConnection) config.connections().get(0).source())
+                .fileUnits()
+                .get(0)
+                .dump()
+                .paths())
         .containsExactly(directory.resolve("etc/data/*.ndjson").toString(), "/srv/hosts/*.ndjson");
   }
 
   @Test
   void aDumpUnitLandsOnTopicDashUnitSuffixAndAnIncrementalOneOnTopicSuffix() throws Exception {
     FetcherConfig config = fixture.load(ONE_CONNECTION);
-    FileConnection connection = config.fileConnections().get(0);
+    ConnectionConfig connection = config.connections().get(0);
 
-    assertThat(config.topicOf(connection, connection.units().get(0)))
+    assertThat(config.topicOf(connection, connection.source().units().get(0)))
         .isEqualTo("inventory-hosts_land");
     assertThat(config.output().topicOf("inventory", "events", Shape.TAIL))
         .isEqualTo("inventory_land");
@@ -194,20 +209,21 @@ class ConfigLoaderTest {
   @Test
   void anEmptyTopicSuffixLeavesTopicsAsTheyAre() throws Exception {
     FetcherConfig config = fixture.load("output: {topic_suffix: ''}\n" + ONE_CONNECTION);
-    FileConnection connection = config.fileConnections().get(0);
+    ConnectionConfig connection = config.connections().get(0);
 
-    assertThat(config.topicOf(connection, connection.units().get(0))).isEqualTo("inventory-hosts");
+    assertThat(config.topicOf(connection, connection.source().units().get(0)))
+        .isEqualTo("inventory-hosts");
   }
 
   @Test
   void aFileUnitIsADumpStoreNamedConnectionDotUnit() throws Exception {
-    FileConnection connection =
+    ConnectionConfig connection =
         fixture
             .load(ONE_CONNECTION.replace("- unit: hosts", "- unit: hosts\n          row_key: /id"))
-            .fileConnections()
+            .connections()
             .get(0);
 
-    UnitSpec spec = connection.spec(connection.units().get(0));
+    UnitSpec spec = connection.spec(connection.source().units().get(0));
 
     assertThat(spec).isEqualTo(new UnitSpec("inventory", "hosts", Shape.DUMP, Optional.of("/id")));
     assertThat(spec.store()).isEqualTo("inventory.hosts");
@@ -229,7 +245,7 @@ class ConfigLoaderTest {
             """);
 
     assertThat(config.scheduler().defaultIntervalSecs()).isEqualTo(300);
-    assertThat(config.fileConnections().get(0).filter()).isEmpty();
+    assertThat(config.connections().get(0).filter()).isEmpty();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -315,7 +331,7 @@ class ConfigLoaderTest {
           a row key that is no pointer | row_key | row_key: id          | config.yaml:7:20: sources.file.inventory.units[0].row_key: "id" is not a JSON pointer (it starts with /): Invalid input: JSON Pointer expression must start with '/': "id"
           an empty row key             | row_key | row_key: ''          | config.yaml:7:20: sources.file.inventory.units[0].row_key: must name a field, e.g. /id (an empty pointer is the whole record)
           an unknown decoder           | decoder | decoder: xml         | config.yaml:10:22: sources.file.inventory.units[0].dump.decoder: unknown decoder 'xml'; one of auto, ndjson, json_array, csv
-          a glob that does not parse   | paths   | paths: ['data/{a,b'] | config.yaml:9:21: sources.file.inventory.units[0].dump.paths[0]: is not a valid glob: Missing '}
+          a glob that does not parse   | paths   | paths: ['data/{a,b'] | config.yaml:9:21: sources.file.inventory.units[0].dump.paths[0]: is not a valid glob: a group {... is not closed
           no paths                     | paths   | paths: []            | config.yaml:9:20: sources.file.inventory.units[0].dump.paths: needs at least one path
           paths given as one string    | paths   | paths: data/*.ndjson | config.yaml:9:20: sources.file.inventory.units[0].dump.paths: must be a list, not a string
           """)
@@ -351,7 +367,7 @@ class ConfigLoaderTest {
             "config.yaml:1:14: instance_id: must not contain '.'",
             "config.yaml:3:26: scheduler.default_interval_secs: must be at least 1, was 0",
             "config.yaml:4:3: scheduler.every: unknown key; allowed keys: default_interval_secs,"
-                + " max_concurrent_fetches",
+                + " max_concurrent_fetches, stop_grace_secs",
             "config.yaml:5:20: metrics.address: 'nowhere' is not HOST:PORT with a port from 0 to"
                 + " 65535 (0 picks any free port), e.g. 127.0.0.1:9090 or [::1]:9090",
             "config.yaml:10:15: sources.file.inventory.filter: does not compile: unbalanced"
@@ -411,7 +427,7 @@ class ConfigLoaderTest {
                   units: [{unit: hosts, dump: {paths: [b]}}]
             """);
 
-    assertThat(config.fileConnections()).extracting(FileConnection::id).containsExactly("eu", "us");
+    assertThat(config.connections()).extracting(ConnectionConfig::id).containsExactly("eu", "us");
   }
 
   @Test

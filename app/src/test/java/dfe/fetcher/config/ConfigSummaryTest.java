@@ -53,16 +53,18 @@ class ConfigSummaryTest {
             "metrics: 127.0.0.1:0 (any free port)",
             "connections: 2",
             "  file inventory: every 60s, filter record.alive == true",
-            "    unit hosts: dump to topic inventory-hosts_land, store inventory.hosts, row_key /id,"
-                + " decoder auto",
-            "      data/*.ndjson",
-            "      data/*.ndjson.gz",
+            "    unit hosts: dump to topic inventory-hosts_land, store inventory.hosts, row_key /id",
+            "      decoder auto",
+            "      path data/*.ndjson",
+            "      path data/*.ndjson.gz",
             "    unit devices (disabled): dump to topic inventory-devices_land, store"
-                + " inventory.devices, decoder json_array",
-            "      data/devices.json",
+                + " inventory.devices",
+            "      decoder json_array",
+            "      path data/devices.json",
             "  file sites (disabled): every 300s (scheduler default), no filter",
-            "    unit sites: dump to topic sites-sites_land, store sites.sites, decoder csv",
-            "      sites.csv");
+            "    unit sites: dump to topic sites-sites_land, store sites.sites",
+            "      decoder csv",
+            "      path sites.csv");
   }
 
   @Test

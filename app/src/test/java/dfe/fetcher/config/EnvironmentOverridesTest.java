@@ -51,7 +51,7 @@ class EnvironmentOverridesTest {
     FetcherConfig config =
         fixture.load(INVENTORY, Map.of("DFE_FETCHER_SOURCES__FILE__INVENTORY__INTERVAL_SECS", "5"));
 
-    assertThat(config.fileConnections().get(0).intervalSecs()).isEqualTo(OptionalInt.of(5));
+    assertThat(config.connections().get(0).intervalSecs()).isEqualTo(OptionalInt.of(5));
   }
 
   @Test
@@ -59,7 +59,7 @@ class EnvironmentOverridesTest {
     FetcherConfig config =
         fixture.load(INVENTORY, Map.of("DFE_FETCHER_SOURCES__FILE__INVENTORY__ENABLED", "false"));
 
-    assertThat(config.fileConnections().get(0).enabled()).isFalse();
+    assertThat(config.connections().get(0).enabled()).isFalse();
   }
 
   @Test
@@ -107,9 +107,9 @@ class EnvironmentOverridesTest {
             INVENTORY.replace("inventory:", "Inventory:"),
             Map.of("DFE_FETCHER_SOURCES__FILE__INVENTORY__ENABLED", "false"));
 
-    assertThat(config.fileConnections()).hasSize(1);
-    assertThat(config.fileConnections().get(0).id()).isEqualTo("Inventory");
-    assertThat(config.fileConnections().get(0).enabled()).isFalse();
+    assertThat(config.connections()).hasSize(1);
+    assertThat(config.connections().get(0).id()).isEqualTo("Inventory");
+    assertThat(config.connections().get(0).enabled()).isFalse();
   }
 
   @Test
@@ -118,7 +118,7 @@ class EnvironmentOverridesTest {
         fixture.load(
             INVENTORY, Map.of("DFE_FETCHER_SOURCES__FILE__INVENTORY__UNITS__0__ENABLED", "no"));
 
-    assertThat(config.fileConnections().get(0).units().get(0).enabled()).isFalse();
+    assertThat(config.connections().get(0).source().units().get(0).enabled()).isFalse();
   }
 
   @Test
@@ -141,7 +141,7 @@ class EnvironmentOverridesTest {
     assertThat(fixture.problems(INVENTORY, Map.of("DFE_FETCHER_SCHEDULER__INTERVAL", "5")))
         .containsExactly(
             "environment DFE_FETCHER_SCHEDULER__INTERVAL: scheduler.interval: unknown key;"
-                + " allowed keys: default_interval_secs, max_concurrent_fetches");
+                + " allowed keys: default_interval_secs, max_concurrent_fetches, stop_grace_secs");
   }
 
   @Test

@@ -18,6 +18,7 @@ import dfe.fetcher.file.dump.FileDumpSpec;
 import dfe.fetcher.health.FetcherMetrics;
 import dfe.fetcher.metrics.MetricNames;
 import dfe.fetcher.oversize.OversizePolicy;
+import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Shape;
 import dfe.fetcher.row.UnitSpec;
 import dfe.fetcher.tick.BatchLimits;
@@ -125,7 +126,8 @@ class KafkaFileDumpTest {
         topic.substring(0, topic.length() - "_land".length()),
         source,
         "test.inventory.hosts",
-        () -> filter);
+        () -> filter,
+        Optional.of(Mark.Kind.FILE));
   }
 
   private static List<String> rows(String prefix, int count) {
@@ -231,8 +233,7 @@ class KafkaFileDumpTest {
   }
 
   @Test
-  void aFrameOverTheTopicsMaxMessageBytesGoesToTheDlqAndTheSnapshotVerifiesTruncated()
-      throws Exception {
+  void aRowTheTopicRefusesAsTooLargeBecomesAStubAtItsSeqAndTheSnapshotCompletes() throws Exception {
     String small = "t-small_land";
     kafka.createTopic(small, 1, Map.of("max.message.bytes", "4096"));
     topic = small;
@@ -244,10 +245,20 @@ class KafkaFileDumpTest {
     assertThat(runner().runTick(unit(RowFilterStage.KEEP_ALL)))
         .isInstanceOf(TickOutcome.Succeeded.class);
 
-    SnapshotReport report = reassembled().reports().get(0);
-    assertThat(report.status()).isEqualTo(SnapshotStatus.TRUNCATED);
+    Reassembler reassembler = reassembled();
+    SnapshotReport report = reassembler.reports().get(0);
+    assertThat(report.status()).isEqualTo(SnapshotStatus.COMPLETE);
     assertThat(report.rowCount()).hasValue(3);
-    assertThat(report.missing()).containsExactly(1L);
+    assertThat(reassembler.stubKeys(report.snapshotId()))
+        .containsExactly(Map.entry(1L, Optional.of("big")));
+    assertThat(
+            kafka.readAll(small).stream()
+                .map(record -> new String(record.value(), StandardCharsets.UTF_8))
+                .filter(value -> value.startsWith("{\"kind\":\"oversize\""))
+                .toList())
+        .singleElement()
+        .asString()
+        .contains("\"seq\":1", "\"bytes\":" + big.length(), "\"row_key\":\"big\"");
     List<ConsumerRecord<byte[], byte[]>> dlq = kafka.readAll(dlqTopic);
     assertThat(dlq).hasSize(1);
     JsonNode entry = JSON.readTree(dlq.get(0).value());
@@ -255,6 +266,7 @@ class KafkaFileDumpTest {
     assertThat(entry.get("seq").asLong()).isEqualTo(1);
     assertThat(entry.get("destination").asText()).isEqualTo(small);
     assertThat(metrics.counterValue(MetricNames.DLQ, STORE, "refused")).isEqualTo(1);
+    assertThat(directory.resolve("state/test.inventory.hosts.json")).exists();
   }
 
   @Test

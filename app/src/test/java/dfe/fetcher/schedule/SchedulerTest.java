@@ -9,6 +9,7 @@ import dfe.fetcher.envelope.UuidV7Generator;
 import dfe.fetcher.health.FetcherMetrics;
 import dfe.fetcher.metrics.MetricNames;
 import dfe.fetcher.oversize.OversizePolicy;
+import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.FileMark;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
@@ -94,7 +95,8 @@ class SchedulerTest {
       int maxConcurrentFetches, int connections) throws Exception {
     Rendezvous rendezvous = new Rendezvous(connections);
 
-    try (Scheduler scheduler = new Scheduler(runner(), maxConcurrentFetches)) {
+    try (Scheduler scheduler =
+        new Scheduler(runner(), maxConcurrentFetches, Duration.ofSeconds(10))) {
       Map<String, TickOutcome> outcomes = scheduler.runOnce(rendezvous.jobs());
 
       assertThat(outcomes).hasSize(connections);
@@ -107,10 +109,10 @@ class SchedulerTest {
   void theRunningScheduleFetchesNoMoreConnectionsAtOnceThanMaxConcurrentFetches() throws Exception {
     Rendezvous rendezvous = new Rendezvous(3);
 
-    try (Scheduler scheduler = new Scheduler(runner(), 2)) {
+    try (Scheduler scheduler = new Scheduler(runner(), 2, Duration.ofSeconds(10))) {
       scheduler.start(rendezvous.jobs());
       await().atMost(Duration.ofSeconds(10)).until(() -> rendezvous.reads.get() >= 3);
-      assertThat(scheduler.stop(Duration.ofSeconds(10))).isTrue();
+      assertThat(scheduler.stop()).isTrue();
     }
     assertThat(rendezvous.mostAtOnce.get()).isEqualTo(2);
   }
@@ -124,7 +126,7 @@ class SchedulerTest {
     ConnectionJob second = new ConnectionJob("c1", Duration.ofHours(1), List.of(fine("c1")));
 
     Map<String, TickOutcome> outcomes;
-    try (Scheduler scheduler = new Scheduler(runner(), 2)) {
+    try (Scheduler scheduler = new Scheduler(runner(), 2, Duration.ofSeconds(10))) {
       outcomes = scheduler.runOnce(List.of(first, second));
     }
 
@@ -142,7 +144,7 @@ class SchedulerTest {
     ConnectionJob job =
         new ConnectionJob("c0", Duration.ofMillis(20), List.of(unit("c0", "crashes", crashing)));
 
-    try (Scheduler scheduler = new Scheduler(runner(), 1)) {
+    try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
       scheduler.start(List.of(job));
       await().atMost(Duration.ofSeconds(10)).until(() -> crashing.reads.get() >= 3);
     }
@@ -155,16 +157,17 @@ class SchedulerTest {
         connection + "-" + unit,
         source,
         "test." + connection + "." + unit,
-        () -> RowFilterStage.KEEP_ALL);
+        () -> RowFilterStage.KEEP_ALL,
+        Optional.of(Mark.Kind.FILE));
   }
 
   private static BoundUnit fine(String connection) {
     return unit(
         connection,
         "fine",
-        (checkpoint, sink) -> {
+        (checkpoint, sink, cancellation) -> {
           sink.beginPart(OptionalLong.empty());
-          sink.endPart(new FileMark(Instant.now(), connection + "/fine"));
+          sink.endPart(Optional.of(new FileMark(Instant.now(), connection + "/fine")));
         });
   }
 
@@ -173,7 +176,7 @@ class SchedulerTest {
     final AtomicInteger reads = new AtomicInteger();
 
     @Override
-    public void read(Optional<Mark> checkpoint, RowSink sink) {
+    public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation) {
       reads.incrementAndGet();
       throw new ExceptionInInitializerError("decoder (test)");
     }
@@ -240,7 +243,8 @@ class SchedulerTest {
     }
 
     @Override
-    public void read(Optional<Mark> checkpoint, RowSink sink) throws InterruptedException {
+    public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+        throws InterruptedException {
       int now = inside.incrementAndGet();
       mostAtOnce.accumulateAndGet(now, Math::max);
       try {
@@ -248,7 +252,7 @@ class SchedulerTest {
         everyoneIn.await(WAIT_MILLIS, TimeUnit.MILLISECONDS);
         sink.beginPart(OptionalLong.empty());
         sink.row(Row.ofDump(RawRecord.of("{\"n\":" + now + "}"), 1L, "rendezvous:1"));
-        sink.endPart(new FileMark(Instant.now(), "rendezvous"));
+        sink.endPart(Optional.of(new FileMark(Instant.now(), "rendezvous")));
       } finally {
         inside.decrementAndGet();
         reads.incrementAndGet();

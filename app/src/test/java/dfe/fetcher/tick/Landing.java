@@ -14,6 +14,7 @@ import dfe.fetcher.envelope.SnapshotStatus;
 import dfe.fetcher.envelope.UuidV7Generator;
 import dfe.fetcher.health.FetcherMetrics;
 import dfe.fetcher.oversize.OversizePolicy;
+import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.RowSource;
 import dfe.fetcher.row.Shape;
 import dfe.fetcher.row.UnitSpec;
@@ -81,7 +82,8 @@ final class Landing {
         "inventory-hosts",
         source,
         "test.inventory.hosts",
-        () -> filter);
+        () -> filter,
+        Optional.of(Mark.Kind.FILE));
   }
 
   static BoundUnit incrementalUnit(RowSource source, RowFilterStage filter) {
@@ -91,7 +93,8 @@ final class Landing {
         "events",
         source,
         "test.events.feed",
-        () -> filter);
+        () -> filter,
+        Optional.of(Mark.Kind.FILE));
   }
 
   List<byte[]> lines(String topic) {

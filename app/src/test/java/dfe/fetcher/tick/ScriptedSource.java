@@ -1,6 +1,7 @@
 package dfe.fetcher.tick;
 
 import dfe.fetcher.envelope.RawRecord;
+import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.FileMark;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
@@ -54,7 +55,7 @@ final class ScriptedSource implements RowSource {
   }
 
   @Override
-  public void read(Optional<Mark> checkpoint, RowSink sink)
+  public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException {
     reads++;
     for (Part part : parts) {
@@ -76,7 +77,7 @@ final class ScriptedSource implements RowSource {
                 : Row.ofDump(record, 1L, origin));
       }
       if (!incremental) {
-        sink.endPart(part.mark());
+        sink.endPart(Optional.of(part.mark()));
       }
     }
   }

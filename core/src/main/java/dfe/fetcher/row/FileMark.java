@@ -23,6 +23,11 @@ public record FileMark(Instant changedAt, String path) implements Mark, Comparab
   }
 
   @Override
+  public Kind kind() {
+    return Kind.FILE;
+  }
+
+  @Override
   public int compareTo(FileMark other) {
     return ORDER.compare(this, other);
   }

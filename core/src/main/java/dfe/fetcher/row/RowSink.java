@@ -1,15 +1,31 @@
 package dfe.fetcher.row;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * Where a {@link RowSource} pushes what it reads; the driver implements it.
  *
  * <p>A dump source brackets each part (one file, one read of a table, one tick of an endpoint) with
- * {@link #beginPart} and {@link #endPart}; the driver opens a snapshot at {@code beginPart} and
- * closes it (end frame, flush, acknowledgement, checkpoint) at {@code endPart}. An incremental
- * source calls only {@link #row}, each row carrying its mark, and {@link #advance} when it reached
- * a position without rows.
+ * {@link #beginPart} and then either {@link #endPart} or {@link #abortPart}. The driver opens a
+ * snapshot at {@code beginPart}; at {@code endPart} it sends the {@code end} frame once everything
+ * before it is acknowledged, counts the snapshot complete once the end is acknowledged, and commits
+ * the part's position if it has one. An incremental source calls only {@link #row}, each row
+ * carrying its mark, and {@link #advance} when it reached a position without rows.
+ *
+ * <p>What a source can say about a part:
+ *
+ * <ul>
+ *   <li><b>ended with a position</b> ({@code endPart(Optional.of(mark))}): a file dump's file; the
+ *       mark is committed once the end is acknowledged.
+ *   <li><b>ended without a position</b> ({@code endPart(Optional.empty())}): a database or REST
+ *       dump, which reads the whole store every tick and has nothing to resume from; no checkpoint
+ *       is written.
+ *   <li><b>aborted on purpose</b> ({@link #abortPart}): the part cannot be finished (a REST dump
+ *       that reached {@code max_pages}); no {@code end} is sent, the snapshot counts {@code
+ *       aborted}, and the tick is reported failed with the reason once the source returns. A source
+ *       may go on with later parts after an abort.
+ * </ul>
  *
  * <p>Any exception a sink method throws (the transport failed, the service is stopping) must
  * propagate out of {@link RowSource#read} unchanged: the source closes what it opened and reads no
@@ -23,8 +39,19 @@ public interface RowSink {
   /** One row. */
   void row(Row row) throws InterruptedException;
 
-  /** The part was read completely; {@code mark} is the checkpoint once its frames are landed. */
-  void endPart(Mark mark) throws InterruptedException;
+  /**
+   * The part was read completely.
+   *
+   * @param position the checkpoint once its frames are landed; empty when the part has nothing to
+   *     resume from (no checkpoint is written)
+   */
+  void endPart(Optional<Mark> position) throws InterruptedException;
+
+  /**
+   * The open part cannot be finished: it gets no {@code end}. {@code reason} says why in terms the
+   * operator can act on (it names the place, never a record's content).
+   */
+  void abortPart(String reason) throws InterruptedException;
 
   /** An incremental unit reached {@code mark} with no further rows (a window with no records). */
   void advance(Mark mark) throws InterruptedException;

@@ -1,6 +1,7 @@
 package dfe.fetcher.file.dump;
 
 import dfe.fetcher.file.dump.RecordReader.DecodedRecord;
+import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.FileMark;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
@@ -101,12 +102,14 @@ public final class FileDumpSource implements RowSource {
    * @throws IllegalArgumentException when {@code checkpoint} is not a {@link FileMark}
    */
   @Override
-  public void read(Optional<Mark> checkpoint, RowSink sink)
+  public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException {
     Objects.requireNonNull(sink, "sink");
+    Objects.requireNonNull(cancellation, "cancellation");
     Optional<FileMark> after = checkpoint.map(FileDumpSource::asFileMark);
     for (ListedFile file : filesAfter(after)) {
-      dump(file, sink);
+      cancellation.throwIfCancelled();
+      dump(file, sink, cancellation);
     }
   }
 
@@ -174,7 +177,8 @@ public final class FileDumpSource implements RowSource {
     }
   }
 
-  private void dump(ListedFile file, RowSink sink) throws SourceException, InterruptedException {
+  private void dump(ListedFile file, RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException {
     RecordFormat format =
         decoder
             .formatFor(file.path().getFileName().toString())
@@ -185,15 +189,17 @@ public final class FileDumpSource implements RowSource {
                             + ": cannot tell the decoder from the file name's extension"
                             + " (auto knows .ndjson, .jsonl, .json and .csv, each optionally"
                             + " .gz); set the unit's decoder to ndjson, json_array or csv"));
-    try (RecordReader reader = open(file, format)) {
-      DecodedRecord record = next(reader, file);
+    // A read blocked on a slow file system ends when the stream is closed under it.
+    try (RecordReader reader = open(file, format);
+        Cancellation.Registration closeOnCancel = cancellation.onCancel(reader::close)) {
+      DecodedRecord record = next(reader, file, cancellation);
       sink.beginPart(OptionalLong.empty());
       while (record != null) {
         sink.row(Row.ofDump(record.json(), clock.millis(), file.name() + ":" + record.line()));
-        record = next(reader, file);
+        record = next(reader, file, cancellation);
       }
     }
-    sink.endPart(file.mark());
+    sink.endPart(Optional.of(file.mark()));
   }
 
   private RecordReader open(ListedFile file, RecordFormat format)
@@ -210,13 +216,14 @@ public final class FileDumpSource implements RowSource {
     }
   }
 
-  private static DecodedRecord next(RecordReader reader, ListedFile file)
+  private static DecodedRecord next(RecordReader reader, ListedFile file, Cancellation cancellation)
       throws SourceException, InterruptedException {
     try {
       return reader.next();
     } catch (InvalidRecordException e) {
       throw new SourceException(file.name() + ":" + e.line() + ": " + e.getMessage(), e);
     } catch (IOException e) {
+      cancellation.throwIfCancelled();
       throw failure(file.name() + ":" + reader.line(), e);
     }
   }

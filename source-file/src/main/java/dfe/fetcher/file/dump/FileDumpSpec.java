@@ -37,6 +37,20 @@ public record FileDumpSpec(List<String> paths, Path baseDirectory, Decoder decod
     }
   }
 
+  /**
+   * What is wrong with {@code glob}, checked by the matcher that runs it; empty when it compiles.
+   */
+  public static java.util.Optional<String> globProblem(String glob, Path baseDirectory) {
+    try {
+      PathGlob.compile(glob, baseDirectory);
+      return java.util.Optional.empty();
+    } catch (IllegalArgumentException e) {
+      // The cause says what is wrong without repeating the glob, which the caller names.
+      Throwable reason = e.getCause() != null ? e.getCause() : e;
+      return java.util.Optional.of(reason.getMessage());
+    }
+  }
+
   /** The globs, compiled against {@link #baseDirectory}. */
   List<PathGlob> globs() {
     return paths.stream().map(glob -> PathGlob.compile(glob, baseDirectory)).toList();

@@ -1,5 +1,6 @@
 package dfe.fetcher.file.dump;
 
+import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.FileMark;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.SourceException;
@@ -90,7 +91,7 @@ final class DataFiles {
   static RecordingSink read(FileDumpSource source, Optional<Mark> checkpoint)
       throws SourceException, InterruptedException {
     RecordingSink sink = new RecordingSink();
-    source.read(checkpoint, sink);
+    source.read(checkpoint, sink, new Cancellation());
     return sink;
   }
 }

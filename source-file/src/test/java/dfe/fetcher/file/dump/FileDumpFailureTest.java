@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dfe.fetcher.file.dump.RecordingSink.Record;
+import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
 import dfe.fetcher.row.SourceException;
@@ -48,7 +49,10 @@ class FileDumpFailureTest {
     Path bad = data.write("data/b.ndjson", "{\"n\":1}\n{\"n\":2}\n{\"n\":\n{\"n\":4}\n", 2);
     RecordingSink sink = new RecordingSink();
 
-    assertThatThrownBy(() -> data.source(Decoder.AUTO, "data/*").read(Optional.empty(), sink))
+    assertThatThrownBy(
+            () ->
+                data.source(Decoder.AUTO, "data/*")
+                    .read(Optional.empty(), sink, new Cancellation()))
         .isInstanceOf(SourceException.class)
         .hasMessageStartingWith(bad + ":3: not valid JSON: ");
     assertThat(sink.events)
@@ -66,7 +70,10 @@ class FileDumpFailureTest {
     Path bad = data.write("data/b.ndjson", "not json\n", 2);
     RecordingSink sink = new RecordingSink();
 
-    assertThatThrownBy(() -> data.source(Decoder.AUTO, "data/*").read(Optional.empty(), sink))
+    assertThatThrownBy(
+            () ->
+                data.source(Decoder.AUTO, "data/*")
+                    .read(Optional.empty(), sink, new Cancellation()))
         .isInstanceOf(SourceException.class)
         .hasMessageStartingWith(bad + ":1: not valid JSON: ");
     assertThat(sink.events).containsExactly(begin(), goodRow(), end(markOf(good)));
@@ -86,7 +93,10 @@ class FileDumpFailureTest {
             DataFiles.T0.plusSeconds(2));
     RecordingSink sink = new RecordingSink();
 
-    assertThatThrownBy(() -> data.source(Decoder.AUTO, "data/*").read(Optional.empty(), sink))
+    assertThatThrownBy(
+            () ->
+                data.source(Decoder.AUTO, "data/*")
+                    .read(Optional.empty(), sink, new Cancellation()))
         .isInstanceOf(SourceException.class)
         .hasMessageMatching(
             "\\Q" + bad + "\\E:\\d+: the gzip data ends early \\(truncated file\\): .*");
@@ -99,7 +109,10 @@ class FileDumpFailureTest {
     Path bad = data.write("data/b.txt", "{}\n", 2);
     RecordingSink sink = new RecordingSink();
 
-    assertThatThrownBy(() -> data.source(Decoder.AUTO, "data/*").read(Optional.empty(), sink))
+    assertThatThrownBy(
+            () ->
+                data.source(Decoder.AUTO, "data/*")
+                    .read(Optional.empty(), sink, new Cancellation()))
         .isInstanceOf(SourceException.class)
         .hasMessageStartingWith(bad + ": cannot tell the decoder from the file name's extension");
     assertThat(sink.events).containsExactly(begin(), goodRow(), end(markOf(good)));
@@ -113,7 +126,7 @@ class FileDumpFailureTest {
     RecordingSink sink =
         new RecordingSink() {
           @Override
-          public void endPart(Mark mark) throws InterruptedException {
+          public void endPart(Optional<Mark> mark) throws InterruptedException {
             super.endPart(mark);
             try {
               Files.delete(gone);
@@ -123,7 +136,10 @@ class FileDumpFailureTest {
           }
         };
 
-    assertThatThrownBy(() -> data.source(Decoder.AUTO, "data/*").read(Optional.empty(), sink))
+    assertThatThrownBy(
+            () ->
+                data.source(Decoder.AUTO, "data/*")
+                    .read(Optional.empty(), sink, new Cancellation()))
         .isInstanceOf(SourceException.class)
         .hasMessage(gone + ": cannot read: no such file (removed after it was listed?)");
     assertThat(sink.events).containsExactly(begin(), goodRow(), end(markOf(good)));
@@ -140,7 +156,10 @@ class FileDumpFailureTest {
           }
         };
 
-    assertThatThrownBy(() -> data.source(Decoder.AUTO, "data/*").read(Optional.empty(), sink))
+    assertThatThrownBy(
+            () ->
+                data.source(Decoder.AUTO, "data/*")
+                    .read(Optional.empty(), sink, new Cancellation()))
         .isSameAs(transportFailed);
     assertThat(sink.events).containsExactly(begin());
   }
@@ -156,7 +175,10 @@ class FileDumpFailureTest {
           }
         };
 
-    assertThatThrownBy(() -> data.source(Decoder.AUTO, "data/*").read(Optional.empty(), sink))
+    assertThatThrownBy(
+            () ->
+                data.source(Decoder.AUTO, "data/*")
+                    .read(Optional.empty(), sink, new Cancellation()))
         .isSameAs(stopping);
     assertThat(sink.events).isEmpty();
   }

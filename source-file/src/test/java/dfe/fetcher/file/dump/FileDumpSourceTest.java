@@ -7,6 +7,7 @@ import static dfe.fetcher.file.dump.RecordingSink.end;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dfe.fetcher.file.dump.RecordingSink.Record;
+import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.FileMark;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
@@ -242,7 +243,7 @@ class FileDumpSourceTest {
           }
         };
 
-    source.read(Optional.empty(), touchesTheFileWhileItIsRead);
+    source.read(Optional.empty(), touchesTheFileWhileItIsRead, new Cancellation());
 
     // The later write is read again on the next read, because the mark did not move past it.
     assertThat(touchesTheFileWhileItIsRead.endMarks()).containsExactly(listed);

@@ -2,6 +2,7 @@ package dfe.fetcher.file.dump;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.FileMark;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
@@ -42,7 +43,7 @@ class LargeFileDumpTest {
     CountingSink sink = new CountingSink();
 
     new FileDumpSource(new FileDumpSpec(List.of("*.gz"), temp, Decoder.AUTO), DataFiles.CLOCK)
-        .read(Optional.empty(), sink);
+        .read(Optional.empty(), sink, new Cancellation());
 
     assertThat(sink.rows).isEqualTo(ROWS);
     assertThat(sink.lastOrigin).isEqualTo(file + ":" + ROWS);
@@ -69,8 +70,13 @@ class LargeFileDumpTest {
     }
 
     @Override
-    public void endPart(Mark mark) {
-      ended = (FileMark) mark;
+    public void endPart(Optional<Mark> mark) {
+      ended = (FileMark) mark.orElseThrow();
+    }
+
+    @Override
+    public void abortPart(String reason) {
+      throw new AssertionError("a file dump does not abort on purpose");
     }
 
     @Override

@@ -7,18 +7,21 @@ import dfe.fetcher.row.RowSink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /** A sink that records every call, in order, so tests can state the exact sequence expected. */
 class RecordingSink implements RowSink {
 
-  sealed interface Event permits Begin, Record, End, Advance {}
+  sealed interface Event permits Begin, Record, End, Abort, Advance {}
 
   record Begin(OptionalLong total) implements Event {}
 
   record Record(String json, String origin, long fetchedAtMillis) implements Event {}
 
-  record End(Mark mark) implements Event {}
+  record End(Optional<Mark> mark) implements Event {}
+
+  record Abort(String reason) implements Event {}
 
   record Advance(Mark mark) implements Event {}
 
@@ -29,7 +32,7 @@ class RecordingSink implements RowSink {
   }
 
   static End end(FileMark mark) {
-    return new End(mark);
+    return new End(Optional.of(mark));
   }
 
   @Override
@@ -47,8 +50,13 @@ class RecordingSink implements RowSink {
   }
 
   @Override
-  public void endPart(Mark mark) throws InterruptedException {
+  public void endPart(Optional<Mark> mark) throws InterruptedException {
     events.add(new End(mark));
+  }
+
+  @Override
+  public void abortPart(String reason) {
+    events.add(new Abort(reason));
   }
 
   @Override
@@ -76,7 +84,7 @@ class RecordingSink implements RowSink {
   List<Mark> endMarks() {
     return events.stream()
         .filter(End.class::isInstance)
-        .map(event -> ((End) event).mark())
+        .map(event -> ((End) event).mark().orElseThrow())
         .toList();
   }
 }

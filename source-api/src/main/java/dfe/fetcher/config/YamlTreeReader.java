@@ -23,14 +23,14 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * with their problem and place only: the parser's own message quotes the offending line, which may
  * hold a secret.
  */
-final class YamlTreeReader {
+public final class YamlTreeReader {
 
   private static final YAMLFactory YAML = new YAMLFactory();
 
   private final Path file;
   private final Problems problems;
 
-  YamlTreeReader(Path file, Problems problems) {
+  public YamlTreeReader(Path file, Problems problems) {
     this.file = file;
     this.problems = problems;
   }
@@ -41,7 +41,7 @@ final class YamlTreeReader {
    * @throws ConfigException when the text is not YAML: nothing after a syntax error can be trusted,
    *     so the problems found so far and the syntax error are reported at once
    */
-  Optional<YamlNode> read(String text) throws ConfigException {
+  public Optional<YamlNode> read(String text) throws ConfigException {
     try (JsonParser parser = YAML.createParser(text)) {
       JsonToken first = parser.nextToken();
       if (first == null) {
@@ -154,7 +154,7 @@ final class YamlTreeReader {
    * How YAML types the value of an environment variable: one scalar, or (for anything else: a list,
    * a mapping, text that is not YAML) a string. The scalar keeps the value verbatim.
    */
-  static YamlNode.Scalar scalarOfVariable(String value, ConfigOrigin origin) {
+  public static YamlNode.Scalar scalarOfVariable(String value, ConfigOrigin origin) {
     YamlNode.Scalar typed =
         new YamlNode.Scalar(YamlNode.ScalarKind.STRING, value, null, false, origin);
     try (JsonParser parser = YAML.createParser(value)) {

@@ -9,7 +9,7 @@ import java.util.Optional;
  * A YAML node that remembers where it came from, so that a problem found while binding can name the
  * line and column (Jackson's tree forgets them). Immutable; environment overrides build a new tree.
  */
-sealed interface YamlNode {
+public sealed interface YamlNode {
 
   ConfigOrigin origin();
 
@@ -25,12 +25,12 @@ sealed interface YamlNode {
       entries = List.copyOf(entries);
     }
 
-    Optional<Entry> entry(String key) {
+    public Optional<Entry> entry(String key) {
       return entries.stream().filter(e -> e.key().equals(key)).findFirst();
     }
 
     /** A copy with {@code entry} replacing the entry of the same key, or appended. */
-    Mapping with(Entry entry) {
+    public Mapping with(Entry entry) {
       List<Entry> copy = new ArrayList<>(entries);
       for (int i = 0; i < copy.size(); i++) {
         if (copy.get(i).key().equals(entry.key())) {
@@ -53,7 +53,7 @@ sealed interface YamlNode {
       items = List.copyOf(items);
     }
 
-    Sequence with(int index, YamlNode item) {
+    public Sequence with(int index, YamlNode item) {
       List<YamlNode> copy = new ArrayList<>(items);
       copy.set(index, item);
       return new Sequence(copy, origin);
@@ -91,7 +91,7 @@ sealed interface YamlNode {
   record Scalar(ScalarKind kind, String text, BigInteger integer, boolean bool, ConfigOrigin origin)
       implements YamlNode {
 
-    boolean isFromEnvironment() {
+    public boolean isFromEnvironment() {
       return origin instanceof ConfigOrigin.InEnvironment;
     }
 

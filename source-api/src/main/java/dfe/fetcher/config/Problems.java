@@ -5,7 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /** The problems found so far in one load; every step adds to it and carries on. */
-final class Problems {
+public final class Problems {
 
   /** File problems by place, then environment problems by variable: the order a reader fixes. */
   private static final Comparator<ConfigProblem> READING_ORDER =
@@ -18,16 +18,16 @@ final class Problems {
 
   private final List<ConfigProblem> problems = new ArrayList<>();
 
-  void add(ConfigOrigin origin, String path, String message) {
+  public void add(ConfigOrigin origin, String path, String message) {
     problems.add(new ConfigProblem(origin, path, message));
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return problems.isEmpty();
   }
 
   /** Every problem in reading order; ties keep the order they were found in. */
-  List<ConfigProblem> inReadingOrder() {
+  public List<ConfigProblem> inReadingOrder() {
     List<ConfigProblem> sorted = new ArrayList<>(problems);
     sorted.sort(READING_ORDER);
     return sorted;

@@ -1,5 +1,6 @@
 package dfe.fetcher.config;
 
+import dfe.fetcher.row.RowKey;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
@@ -10,7 +11,7 @@ import java.util.OptionalLong;
  * wrong at the node's place and path and then carrying on, so a load reports every problem. A key
  * whose value is YAML null counts as absent: the default applies.
  */
-final class Section {
+public final class Section {
 
   private final Optional<YamlNode.Mapping> mapping;
   private final String path;
@@ -37,7 +38,7 @@ final class Section {
    *
    * @param whereAbsent where to report a missing required key when the section itself is absent
    */
-  static Section of(
+  public static Section of(
       Optional<YamlNode> node,
       ConfigOrigin whereAbsent,
       String path,
@@ -61,24 +62,24 @@ final class Section {
     return new Section(Optional.of(mapping), path, mapping.origin(), problems, true);
   }
 
-  static String join(String path, String key) {
+  public static String join(String path, String key) {
     return path.isEmpty() ? key : path + "." + key;
   }
 
-  String path() {
+  public String path() {
     return path;
   }
 
-  ConfigOrigin origin() {
+  public ConfigOrigin origin() {
     return origin;
   }
 
-  String pathOf(String key) {
+  public String pathOf(String key) {
     return join(path, key);
   }
 
   /** The value of {@code key}, unless it is absent or null. */
-  Optional<YamlNode> node(String key) {
+  public Optional<YamlNode> node(String key) {
     return mapping
         .flatMap(m -> m.entry(key))
         .map(YamlNode.Entry::value)
@@ -90,16 +91,16 @@ final class Section {
   }
 
   /** Where {@code key}'s value is, or where this section is when the key is absent. */
-  ConfigOrigin originOf(String key) {
+  public ConfigOrigin originOf(String key) {
     return node(key).map(YamlNode::origin).orElse(origin);
   }
 
-  Section section(String key, List<String> allowedKeys) {
+  public Section section(String key, List<String> allowedKeys) {
     return Section.of(node(key), origin, pathOf(key), allowedKeys, problems);
   }
 
   /** Reports {@code key} as required when absent; true when present. */
-  boolean require(String key) {
+  public boolean require(String key) {
     if (node(key).isPresent()) {
       return true;
     }
@@ -109,20 +110,20 @@ final class Section {
     return false;
   }
 
-  Optional<String> string(String key) {
+  public Optional<String> string(String key) {
     return node(key).flatMap(node -> text(node, pathOf(key)));
   }
 
-  String string(String key, String fallback) {
+  public String string(String key, String fallback) {
     return string(key).orElse(fallback);
   }
 
-  Optional<String> requiredString(String key) {
+  public Optional<String> requiredString(String key) {
     return require(key) ? string(key) : Optional.empty();
   }
 
   /** The text of a string scalar; an environment variable's value counts as one, verbatim. */
-  Optional<String> text(YamlNode node, String at) {
+  public Optional<String> text(YamlNode node, String at) {
     if (node instanceof YamlNode.Scalar scalar
         && (scalar.kind() == YamlNode.ScalarKind.STRING || scalar.isFromEnvironment())) {
       return Optional.of(scalar.text());
@@ -136,7 +137,7 @@ final class Section {
   }
 
   /** An integer in {@code [min, max]}; empty when absent or reported. */
-  OptionalLong integer(String key, long min, long max) {
+  public OptionalLong integer(String key, long min, long max) {
     Optional<YamlNode> node = node(key);
     if (node.isEmpty()) {
       return OptionalLong.empty();
@@ -159,15 +160,15 @@ final class Section {
     return OptionalLong.of(value.longValueExact());
   }
 
-  long integer(String key, long fallback, long min, long max) {
+  public long integer(String key, long fallback, long min, long max) {
     return integer(key, min, max).orElse(fallback);
   }
 
-  int smallInteger(String key, int fallback, int min, int max) {
+  public int smallInteger(String key, int fallback, int min, int max) {
     return (int) integer(key, min, max).orElse(fallback);
   }
 
-  boolean bool(String key, boolean fallback) {
+  public boolean bool(String key, boolean fallback) {
     Optional<YamlNode> node = node(key);
     if (node.isEmpty()) {
       return fallback;
@@ -184,7 +185,7 @@ final class Section {
   }
 
   /** The items of a list; empty when absent or reported. */
-  Optional<List<YamlNode>> list(String key) {
+  public Optional<List<YamlNode>> list(String key) {
     Optional<YamlNode> node = node(key);
     if (node.isEmpty()) {
       return Optional.empty();
@@ -198,7 +199,7 @@ final class Section {
   }
 
   /** The entries of a mapping whose keys are names the operator chose (ids, property names). */
-  Optional<List<YamlNode.Entry>> namedEntries(String key) {
+  public Optional<List<YamlNode.Entry>> namedEntries(String key) {
     Optional<YamlNode> node = node(key);
     if (node.isEmpty()) {
       return Optional.empty();
@@ -212,7 +213,53 @@ final class Section {
   }
 
   /** The entry for {@code key} as written, to report at the key rather than at its value. */
-  Optional<YamlNode.Entry> entry(String key) {
+  public Optional<YamlNode.Entry> entry(String key) {
     return mapping.flatMap(m -> m.entry(key));
+  }
+
+  /** A required name ({@link Names}): reported when absent or malformed; "" stands in then. */
+  public String requiredName(String key) {
+    String name = requiredString(key).orElse("");
+    if (node(key).isPresent()) {
+      Names.check(name, originOf(key), pathOf(key), problems);
+    }
+    return name;
+  }
+
+  /** An optional {@code row_key}: a JSON pointer naming a field, e.g. {@code /id}. */
+  public Optional<String> rowKey(String key) {
+    Optional<String> pointer = string(key);
+    if (pointer.isEmpty()) {
+      return pointer;
+    }
+    if (pointer.get().isEmpty()) {
+      problems.add(
+          originOf(key),
+          pathOf(key),
+          "must name a field, e.g. /id (an empty pointer is the whole record)");
+      return Optional.empty();
+    }
+    try {
+      RowKey.at(pointer.get());
+    } catch (IllegalArgumentException e) {
+      problems.add(originOf(key), pathOf(key), e.getMessage());
+      return Optional.empty();
+    }
+    return pointer;
+  }
+
+  /** Reports {@code message} at {@code key}'s value (or this section when it is absent). */
+  public void report(String key, String message) {
+    problems.add(originOf(key), pathOf(key), message);
+  }
+
+  /** Reports {@code message} at {@code node}, whose path is {@code at}. */
+  public void report(YamlNode node, String at, String message) {
+    problems.add(node.origin(), at, message);
+  }
+
+  /** Reports {@code message} at {@code origin} and {@code at}. */
+  public void report(ConfigOrigin where, String at, String message) {
+    problems.add(where, at, message);
   }
 }

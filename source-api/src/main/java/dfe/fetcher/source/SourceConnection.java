@@ -1,0 +1,26 @@
+package dfe.fetcher.source;
+
+import java.util.List;
+
+/**
+ * One bound connection of a family: its units, and how to open what they share.
+ *
+ * <p>A value: two bindings of the same settings are {@linkplain Object#equals equal}, which is how
+ * a reload tells a changed connection (closed and opened again) from an unchanged one (kept). Its
+ * {@code toString} holds no secret.
+ */
+public interface SourceConnection {
+
+  /** The connection's units, in configuration order, disabled ones included. */
+  List<SourceUnit> units();
+
+  /**
+   * Opens what the units share (a connection pool, an HTTP client) and returns their sources. The
+   * caller closes it on shutdown and on a reload that changes or removes the connection, after
+   * every tick reading from it has ended.
+   *
+   * @throws dfe.fetcher.row.SourceException when it cannot be opened; the message names the
+   *     connection's setting at fault, never a secret
+   */
+  OpenConnection open(SourceRuntime runtime) throws dfe.fetcher.row.SourceException;
+}
