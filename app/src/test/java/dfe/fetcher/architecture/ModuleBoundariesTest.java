@@ -16,11 +16,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The invariants of the design's "Where things live", checked on the compiled main classes of each
- * module: core does no I/O, and source modules depend on core only.
+ * module: core does no I/O, source modules depend on core and source-api only, and app names a
+ * family's type in one place.
  */
 class ModuleBoundariesTest {
 
   private static final Path ROOT = Path.of("..");
+
+  /** The one class of app that may name a family's type. */
+  private static final String REGISTRATION = "dfe.fetcher.config.SourceFamilies";
+
   private static final List<String> SOURCE_MODULES =
       List.of("source-file", "source-jdbc", "source-rest");
 
@@ -81,5 +86,30 @@ class ModuleBoundariesTest {
           .because(module + " receives a bound unit and yields rows; app wires it")
           .check(mainClassesOf(module));
     }
+  }
+
+  @Test
+  void appNamesNoSourceFamilysTypeOutsideTheRegistration() {
+    Set<String> familyClasses = new java.util.HashSet<>();
+    for (String module : SOURCE_MODULES) {
+      if (Files.isDirectory(ROOT.resolve(module).resolve(Path.of("target", "classes")))) {
+        familyClasses.addAll(classNamesOf(module));
+      }
+    }
+    assertThat(familyClasses).as("the source modules' compiled classes").isNotEmpty();
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName(REGISTRATION)
+        .should()
+        .dependOnClassesThat(
+            com.tngtech.archunit.base.DescribedPredicate.describe(
+                "belong to a source family's module",
+                (JavaClass target) -> familyClasses.contains(target.getName())))
+        .because(
+            "app wires families through "
+                + REGISTRATION
+                + " and the source-api contract; a family type named anywhere else means the"
+                + " contract is missing a method")
+        .check(mainClassesOf("app"));
   }
 }

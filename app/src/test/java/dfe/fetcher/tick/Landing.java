@@ -42,6 +42,10 @@ final class Landing {
   final Path directory;
   final FileTransport files;
   final ControllableTransport transport;
+
+  /** What the tick sends to: the controllable transport, unless a test puts something before it. */
+  dfe.fetcher.transport.Transport output;
+
   final FileCursorStore cursors;
   final FetcherMetrics metrics = new FetcherMetrics();
   final AtomicBoolean stopping = new AtomicBoolean();
@@ -53,12 +57,13 @@ final class Landing {
     this.directory = directory;
     this.files = new FileTransport(directory.resolve("landing"));
     this.transport = new ControllableTransport(files);
+    this.output = transport;
     this.cursors = new FileCursorStore(directory.resolve("state"), Clock.systemUTC());
   }
 
   TickContext context() {
     return new TickContext(
-        transport,
+        output,
         deadLettersEnabled
             ? Optional.of(new DeadLetterQueue(DLQ_TOPIC, Clock.systemUTC()))
             : Optional.empty(),
@@ -84,6 +89,18 @@ final class Landing {
         "test.inventory.hosts",
         () -> filter,
         Optional.of(Mark.Kind.FILE));
+  }
+
+  /** A dump unit with nothing to resume from: a database or REST dump. */
+  static BoundUnit positionlessDumpUnit(RowSource source) {
+    return new BoundUnit(
+        new UnitSpec("inventory", "hosts", Shape.DUMP, Optional.of("/id")),
+        "inventory-hosts_land",
+        "inventory-hosts",
+        source,
+        "test.inventory.hosts",
+        () -> RowFilterStage.KEEP_ALL,
+        Optional.empty());
   }
 
   static BoundUnit incrementalUnit(RowSource source, RowFilterStage filter) {
