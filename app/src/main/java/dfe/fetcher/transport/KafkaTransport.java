@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -34,11 +36,23 @@ import org.slf4j.LoggerFactory;
  * <p>Every record of a batch is sent at once (many in flight, never one round trip per record); the
  * batch's future completes when every delivery callback has fired. A record the broker refuses as
  * too large ({@link RecordTooLargeException}) is listed in the result, so the caller can
- * dead-letter it; any other failure (broker down, timeout, authorization) fails the batch, and the
- * producer is replaced before the next send so a retry starts clean. {@code max.request.size} is
- * derived from the largest record the oversize policy lets through plus room for the envelope, so
- * an allowed frame always fits the producer's limit; a topic's own {@code max.message.bytes} can
- * still refuse it.
+ * dead-letter it; any other failure (broker down, timeout, authorization) fails the batch. {@code
+ * max.request.size} is derived from the largest record the oversize policy lets through plus room
+ * for the envelope, so an allowed frame always fits the producer's limit; a topic's own {@code
+ * max.message.bytes} can still refuse it.
+ *
+ * <p>Producers come in generations. A failed send condemns the generation it happened on: after a
+ * failure an idempotent producer may hold sequence state for records that never landed, so the next
+ * batch of a caller with nothing in flight starts a new generation (a new producer id). The
+ * condemned producer is not closed under the feet of other callers: it is retired, keeps delivering
+ * the batches already on it, and is closed (on a thread of its own, bounded) once the last of them
+ * has completed. A caller (a sending thread) that still has batches in flight on a retired
+ * generation keeps sending there until they have completed, so its batches still land in the order
+ * it sent them; one unit's failure never aborts another unit's batches.
+ *
+ * <p>No lock is held across I/O or a wait: {@link #close} takes the producers out under the lock
+ * and closes them after releasing it, and {@link #isReady} takes no lock at all, so {@code /readyz}
+ * answers while a close or a slow cluster keeps other threads waiting.
  */
 public final class KafkaTransport implements Transport {
 
@@ -49,6 +63,11 @@ public final class KafkaTransport implements Transport {
 
   private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(3);
   private static final Duration READINESS_CACHE = Duration.ofSeconds(2);
+
+  /** How long closing a producer waits for what is in flight on it before aborting it. */
+  private static final Duration PRODUCER_CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
   /** How the fetcher creates missing topics, when it is asked to. */
   public record TopicCreation(boolean enabled, int partitions, short replicationFactor) {
@@ -61,16 +80,19 @@ public final class KafkaTransport implements Transport {
   private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
 
   /**
-   * A producer and whether a send of its own failed. The flag is set from the producer's network
-   * thread in delivery callbacks, so it is an atomic and never a lock: closing a producer waits for
-   * that thread to run the callbacks of what it aborts. Each producer has its own flag, so the
-   * callbacks of a replaced producer cannot condemn its healthy successor.
+   * Guards {@link #current}, {@link #retired} and {@link #closed}. Held for bookkeeping and for
+   * building a producer (no round trip to the cluster), never while waiting: not by {@link #close},
+   * and not at all by {@link #isReady}.
    */
-  private record ProducerHandle(Producer<byte[], byte[]> producer, AtomicBoolean failed) {}
+  private final Object lock = new Object();
 
-  private ProducerHandle current;
-  private boolean closed;
-  private Admin admin;
+  private ProducerGeneration current;
+
+  /** Condemned generations that still have batches in flight. */
+  private final List<ProducerGeneration> retired = new ArrayList<>();
+
+  private volatile boolean closed;
+  private final AtomicReference<Admin> admin = new AtomicReference<>();
   private volatile long readinessCheckedAt;
   private volatile boolean ready;
 
@@ -138,56 +160,78 @@ public final class KafkaTransport implements Transport {
       done.complete(SendResult.ALL_ACKNOWLEDGED);
       return done;
     }
-    ProducerHandle sender;
+    Thread caller = Thread.currentThread();
+    ProducerGeneration generation;
     try {
       createMissingTopics(batch);
-      sender = producer();
+      generation = lease(caller);
     } catch (RuntimeException e) {
       done.completeExceptionally(failure(batch.get(0).topic(), e));
       return done;
     }
     List<SendResult.Refused> refused = Collections.synchronizedList(new ArrayList<>());
-    AtomicInteger outstanding = new AtomicInteger(batch.size());
+    // One count per record handed to the producer, plus one for this loop: the batch is over, and
+    // the generation's lease released, once the loop has ended and every callback has fired.
+    AtomicInteger outstanding = new AtomicInteger(1);
+    Runnable oneFinished =
+        () -> {
+          if (outstanding.decrementAndGet() == 0) {
+            generation.release(caller);
+            done.complete(new SendResult(refused));
+          }
+        };
     for (OutboundRecord record : batch) {
       if (done.isCompletedExceptionally()) {
         // The batch has failed already; each further send could block for max.block.ms while
         // the producer waits for metadata from a cluster that is not answering.
         break;
       }
-      ProducerRecord<byte[], byte[]> message =
-          new ProducerRecord<>(record.topic(), null, record.key().orElse(null), record.value());
-      for (OutboundRecord.Header header : record.headers()) {
-        message
-            .headers()
-            .add(new RecordHeader(header.name(), header.value().getBytes(StandardCharsets.UTF_8)));
-      }
+      outstanding.incrementAndGet();
       try {
-        sender
+        generation
             .producer()
             .send(
-                message,
+                message(record),
                 (metadata, error) -> {
                   if (error instanceof RecordTooLargeException) {
                     refused.add(new SendResult.Refused(record, error.getMessage()));
                   } else if (error != null) {
-                    sender.failed().set(true);
+                    generation.condemn();
                     done.completeExceptionally(failure(record.topic(), error));
                   }
-                  if (outstanding.decrementAndGet() == 0) {
-                    done.complete(new SendResult(refused));
-                  }
+                  oneFinished.run();
                 });
-      } catch (RuntimeException e) {
-        sender.failed().set(true);
+      } catch (InterruptException e) {
+        // The caller is stopping; the producer itself is as healthy as before.
+        outstanding.decrementAndGet();
         done.completeExceptionally(failure(record.topic(), e));
-        break;
+      } catch (RuntimeException e) {
+        // A send that throws never calls its callback.
+        outstanding.decrementAndGet();
+        generation.condemn();
+        done.completeExceptionally(failure(record.topic(), e));
       }
     }
+    oneFinished.run();
     return done;
+  }
+
+  private static ProducerRecord<byte[], byte[]> message(OutboundRecord record) {
+    ProducerRecord<byte[], byte[]> message =
+        new ProducerRecord<>(record.topic(), null, record.key().orElse(null), record.value());
+    for (OutboundRecord.Header header : record.headers()) {
+      message
+          .headers()
+          .add(new RecordHeader(header.name(), header.value().getBytes(StandardCharsets.UTF_8)));
+    }
+    return message;
   }
 
   @Override
   public boolean isReady() {
+    if (closed) {
+      return false;
+    }
     long now = System.nanoTime();
     if (now - readinessCheckedAt < READINESS_CACHE.toNanos()) {
       return ready;
@@ -212,47 +256,91 @@ public final class KafkaTransport implements Transport {
   }
 
   @Override
-  public synchronized void close() {
-    closed = true;
-    if (current != null) {
-      current.producer().close(Duration.ofSeconds(10));
-      current = null;
+  public void close() {
+    List<ProducerGeneration> open = new ArrayList<>();
+    synchronized (lock) {
+      closed = true;
+      if (current != null) {
+        open.add(current);
+        current = null;
+      }
+      open.addAll(retired);
+      retired.clear();
     }
-    if (admin != null) {
-      admin.close(Duration.ofSeconds(5));
-      admin = null;
+    long deadline = System.nanoTime() + PRODUCER_CLOSE_TIMEOUT.toNanos();
+    for (ProducerGeneration generation : open) {
+      generation.closeNow(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
+    closeAdmin();
   }
 
-  private ProducerHandle producer() {
-    ProducerHandle replaced = null;
-    ProducerHandle handle;
-    synchronized (this) {
+  /**
+   * The generation {@code caller}'s next batch goes to, leased until the batch is over: the retired
+   * one its earlier batches are still in flight on, if any, so they land in order; otherwise the
+   * current one, started anew if a failure condemned it.
+   */
+  private ProducerGeneration lease(Thread caller) {
+    ProducerGeneration condemned = null;
+    ProducerGeneration leased = null;
+    synchronized (lock) {
       if (closed) {
         throw new IllegalStateException("the Kafka output is closed");
       }
-      if (current != null && current.failed().get()) {
-        // After a failed send an idempotent producer may hold sequence state for records that
-        // never landed; a new producer (a new producer id) starts the next tick clean.
-        replaced = current;
+      if (current != null && current.isCondemned()) {
+        condemned = current;
+        retired.add(condemned);
         current = null;
       }
-      if (current == null) {
-        current = new ProducerHandle(new KafkaProducer<>(producerSettings), new AtomicBoolean());
+      retired.removeIf(ProducerGeneration::isClosing);
+      for (ProducerGeneration generation : retired) {
+        if (generation.hasInFlightFrom(caller) && generation.tryLease(caller)) {
+          leased = generation;
+          break;
+        }
       }
-      handle = current;
+      if (leased == null) {
+        if (current == null) {
+          current = new ProducerGeneration(new KafkaProducer<>(producerSettings));
+        }
+        // The current generation is closed only by close(), which takes it out first.
+        current.tryLease(caller);
+        leased = current;
+      }
     }
-    if (replaced != null) {
-      replaced.producer().close(Duration.ZERO);
+    if (condemned != null) {
+      condemned.retire();
     }
-    return handle;
+    return leased;
   }
 
-  private synchronized Admin admin() {
-    if (admin == null) {
-      admin = Admin.create(adminSettings);
+  /**
+   * The admin client, created on first use outside any lock (creating a client resolves the
+   * bootstrap servers, and readiness must never wait on another thread's I/O).
+   */
+  private Admin admin() {
+    Admin existing = admin.get();
+    if (existing == null) {
+      Admin created = Admin.create(adminSettings);
+      if (admin.compareAndSet(null, created)) {
+        existing = created;
+      } else {
+        created.close(Duration.ZERO);
+        existing = admin.get();
+      }
     }
-    return admin;
+    if (closed || existing == null) {
+      // close() may have run before this client was stored, and not seen it.
+      closeAdmin();
+      throw new IllegalStateException("the Kafka output is closed");
+    }
+    return existing;
+  }
+
+  private void closeAdmin() {
+    Admin open = admin.getAndSet(null);
+    if (open != null) {
+      open.close(ADMIN_CLOSE_TIMEOUT);
+    }
   }
 
   private void createMissingTopics(List<OutboundRecord> batch) {
@@ -301,5 +389,95 @@ public final class KafkaTransport implements Transport {
             + ": "
             + error.getMessage(),
         error);
+  }
+
+  /**
+   * One producer and the batches leased on it. Its counts change from the producer's network thread
+   * in delivery callbacks, so they are atomics and never the transport's lock.
+   */
+  private static final class ProducerGeneration {
+
+    /** {@link #leases} once the producer is being closed; nothing is leased on it after. */
+    private static final int CLOSING = -1;
+
+    private final Producer<byte[], byte[]> producer;
+    private final AtomicBoolean condemned = new AtomicBoolean();
+    private final AtomicBoolean retired = new AtomicBoolean();
+    private final AtomicInteger leases = new AtomicInteger();
+    private final Map<Thread, Integer> leasesByCaller = new ConcurrentHashMap<>();
+
+    ProducerGeneration(Producer<byte[], byte[]> producer) {
+      this.producer = producer;
+    }
+
+    Producer<byte[], byte[]> producer() {
+      return producer;
+    }
+
+    /** A send on this producer failed: no caller starts on it again. */
+    void condemn() {
+      condemned.set(true);
+    }
+
+    boolean isCondemned() {
+      return condemned.get();
+    }
+
+    boolean isClosing() {
+      return leases.get() < 0;
+    }
+
+    boolean hasInFlightFrom(Thread caller) {
+      return leasesByCaller.containsKey(caller);
+    }
+
+    /** Leases the producer for one batch of {@code caller}, unless it is being closed. */
+    boolean tryLease(Thread caller) {
+      int count;
+      do {
+        count = leases.get();
+        if (count < 0) {
+          return false;
+        }
+      } while (!leases.compareAndSet(count, count + 1));
+      leasesByCaller.merge(caller, 1, Integer::sum);
+      return true;
+    }
+
+    /** One batch of {@code caller} is over; a retired producer closes after its last one. */
+    void release(Thread caller) {
+      leasesByCaller.computeIfPresent(caller, (thread, count) -> count == 1 ? null : count - 1);
+      if (leases.decrementAndGet() == 0 && retired.get()) {
+        closeInBackground();
+      }
+    }
+
+    /** Taken out of service: closes once nothing is leased on it. */
+    void retire() {
+      retired.set(true);
+      if (leases.get() == 0) {
+        closeInBackground();
+      }
+    }
+
+    /**
+     * Closes on a thread of its own: the last release runs on this producer's network thread, which
+     * cannot close its own producer, and no caller should wait for it.
+     */
+    private void closeInBackground() {
+      if (leases.compareAndSet(0, CLOSING)) {
+        Thread closing =
+            new Thread(() -> producer.close(PRODUCER_CLOSE_TIMEOUT), "kafka-producer-retire");
+        closing.setDaemon(true);
+        closing.start();
+      }
+    }
+
+    /** Closes now, waiting at most {@code timeout} for what is in flight, then aborting it. */
+    void closeNow(Duration timeout) {
+      if (leases.getAndSet(CLOSING) != CLOSING) {
+        producer.close(timeout);
+      }
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dfe.fetcher.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dfe.fetcher.transport.KafkaTransport;
 import dfe.fetcher.transport.OutboundRecord;
@@ -11,7 +12,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -114,6 +117,53 @@ class KafkaTransportTest {
           .isInstanceOf(TransportException.class)
           .withMessageContaining("never_created_land");
     }
+  }
+
+  @Test
+  void oneUnitsFailedSendDoesNotAbortAnotherUnitsBatchInFlight() throws Exception {
+    kafka.createTopic("steady_land", 1, Map.of());
+    kafka.createTopic("retried_land", 1, Map.of());
+    long producersBefore = producerNetworkThreads();
+    // A long linger keeps unit 1's batch waiting in the producer while unit 2 fails and retries.
+    try (KafkaTransport transport =
+        new KafkaTransport(
+            kafka.bootstrapServers(),
+            Map.of(
+                "linger.ms", "5000",
+                "max.block.ms", "2000",
+                "delivery.timeout.ms", "30000",
+                "request.timeout.ms", "2000"),
+            1_000_000,
+            KafkaTransport.TopicCreation.OFF)) {
+      CompletableFuture<SendResult> unitOnesBatch =
+          CompletableFuture.supplyAsync(
+                  () -> transport.send(List.of(record("steady_land", "k", "unit 1")))) // unit 1
+              .get(30, TimeUnit.SECONDS);
+
+      assertThat(transport.send(List.of(record("missing_land", "k", "unit 2"))))
+          .failsWithin(Duration.ofSeconds(30));
+      CompletableFuture<SendResult> unitTwosRetry =
+          transport.send(List.of(record("retried_land", "k", "unit 2 again")));
+
+      assertThat(unitOnesBatch).succeedsWithin(Duration.ofSeconds(30));
+      assertThat(unitTwosRetry).succeedsWithin(Duration.ofSeconds(30));
+      // The producer the failure condemned is closed once its last batch completed.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> producerNetworkThreads() == producersBefore + 1);
+    }
+    assertThat(kafka.readAll("steady_land"))
+        .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+        .containsExactly("unit 1");
+    assertThat(kafka.readAll("retried_land"))
+        .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+        .containsExactly("unit 2 again");
+  }
+
+  private static long producerNetworkThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(thread -> thread.getName().startsWith("kafka-producer-network-thread"))
+        .count();
   }
 
   @Test
