@@ -83,6 +83,8 @@ public final class FileCursorStore implements CursorStore {
   public void commit(String key, Mark mark) throws CheckpointException {
     synchronized (locks.computeIfAbsent(key, k -> new Object())) {
       write(key, mark);
+      // The cursor is whole again: should it break later, even the same way, that is news.
+      reported.remove(key);
     }
   }
 

@@ -16,8 +16,10 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The one written form of a checkpoint, versioned so later builds can read what earlier ones wrote:
@@ -44,6 +46,13 @@ public final class MarkCodec {
   public static final int VERSION = 1;
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  // Errors name what this build reads, never what the document holds: a cursor may carry an API
+  // token or a path that must not reach a log.
+  private static final String MARK_KINDS =
+      Arrays.stream(Mark.Kind.values()).map(Mark.Kind::wireName).collect(Collectors.joining(", "));
+  private static final String VALUE_TYPES =
+      "integer, decimal, string, timestamp, local_timestamp, bytes";
 
   private MarkCodec() {}
 
@@ -84,9 +93,13 @@ public final class MarkCodec {
     if (version == null) {
       return legacy(mark);
     }
-    if (!version.isInt() || version.asInt() != VERSION) {
+    if (!version.isInt()) {
       throw new UnreadableMarkException(
-          "version " + version + " is not one this build reads (it reads " + VERSION + ")");
+          "\"version\" is not an integer (this build reads " + VERSION + ")");
+    }
+    if (version.asInt() != VERSION) {
+      throw new UnreadableMarkException(
+          "version " + version.asInt() + " is not one this build reads (it reads " + VERSION + ")");
     }
     String kind = mark.path("kind").asText("");
     return switch (kind) {
@@ -94,7 +107,9 @@ public final class MarkCodec {
       case "keyset" -> keyset(mark);
       case "window" -> new WindowMark(instant(mark, "end"));
       case "cursor_token" -> cursorToken(mark);
-      default -> throw new UnreadableMarkException("unknown mark kind \"" + kind + "\"");
+      default ->
+          throw new UnreadableMarkException(
+              "unknown mark kind (this build reads " + MARK_KINDS + ")");
     };
   }
 
@@ -133,6 +148,7 @@ public final class MarkCodec {
     }
     List<KeysetMark.Value> parsed = new ArrayList<>();
     for (JsonNode value : values) {
+      int position = parsed.size() + 1;
       String type = value.path("type").asText("");
       String text = text(value, "value");
       try {
@@ -146,12 +162,18 @@ public final class MarkCodec {
                   new KeysetMark.LocalTimestampValue(LocalDateTime.parse(text));
               case "bytes" -> new KeysetMark.BytesValue(Base64.getDecoder().decode(text));
               default ->
-                  throw new UnreadableMarkException("unknown key value type \"" + type + "\"");
+                  throw new UnreadableMarkException(
+                      "key value "
+                          + position
+                          + " has an unknown type (this build reads "
+                          + VALUE_TYPES
+                          + ")");
             });
       } catch (NumberFormatException | DateTimeParseException e) {
-        throw new UnreadableMarkException("a key value of type " + type + " does not parse");
+        throw new UnreadableMarkException(
+            "key value " + position + " (" + type + ") does not parse");
       } catch (IllegalArgumentException e) {
-        throw new UnreadableMarkException("a bytes key value is not base64");
+        throw new UnreadableMarkException("key value " + position + " (bytes) is not base64");
       }
     }
     return new KeysetMark(parsed);
@@ -169,7 +191,7 @@ public final class MarkCodec {
   private static Mark legacy(JsonNode mark) throws UnreadableMarkException {
     String type = mark.path("type").asText("");
     if (!type.equals("file")) {
-      throw new UnreadableMarkException("no version and not a file cursor (type \"" + type + "\")");
+      throw new UnreadableMarkException("no \"version\" and not a first-build file cursor");
     }
     return new FileMark(instant(mark, "changed_at"), text(mark, "path"));
   }
