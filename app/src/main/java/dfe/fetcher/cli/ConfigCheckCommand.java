@@ -34,6 +34,14 @@ final class ConfigCheckCommand implements Callable<Integer> {
     Terminal terminal = root.terminal();
     try {
       FetcherConfig loaded = FetcherService.loadConfig(config, System.getenv());
+      try {
+        FetcherService.checkOutput(loaded);
+      } catch (IllegalArgumentException e) {
+        // What run refuses at start, config-check refuses too, in the same words.
+        terminal.err().println(config + ": " + e.getMessage());
+        terminal.err().flush();
+        return INVALID_CONFIG;
+      }
       terminal.out().print(ConfigSummary.render(loaded));
       terminal.out().flush();
       return 0;

@@ -3,6 +3,7 @@ package dfe.fetcher.config;
 import dfe.fetcher.oversize.OversizePolicy;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceFamily;
+import dfe.fetcher.transport.KafkaTransport;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,9 +111,12 @@ final class ConfigBinding {
     OversizePolicy oversizePolicy =
         new OversizePolicy(
             oversize.integer(
-                "max_record_bytes", OversizePolicy.DEFAULT.maxRecordBytes(), 1, MAX_INT),
+                "max_record_bytes", OversizePolicy.DEFAULT.maxRecordBytes(), 1, MAX_RECORD_BYTES),
             oversize.smallInteger(
                 "max_dlq_bytes", OversizePolicy.DEFAULT.maxDlqBytes(), 0, MAX_INT));
+    if (outputConfig.type() == OutputType.KAFKA) {
+      checkDeadLettersFit(oversizePolicy, oversize);
+    }
 
     Section cursor = top.section("cursor", CURSOR_KEYS);
     CursorConfig cursorConfig = new CursorConfig(directory(cursor, "directory", "./state"));
@@ -123,7 +127,10 @@ final class ConfigBinding {
     List<ConnectionConfig> connections =
         new SourcesBinding(
                 families, new BindContext(baseDirectory, environment, problems), filters, problems)
-            .bind(top.section("sources", SourcesBinding.keys(families)), outputConfig);
+            .bind(
+                top.section("sources", SourcesBinding.keys(families)),
+                outputConfig,
+                dlqConfig.topic());
 
     return new FetcherConfig(
         instanceId,
@@ -136,6 +143,40 @@ final class ConfigBinding {
         batchConfig,
         connections,
         configFile);
+  }
+
+  /**
+   * The largest {@code max_record_bytes}: a frame is the record plus {@link
+   * KafkaTransport#ENVELOPE_ROOM_BYTES}, and a request of 1 GiB is already far past what a broker
+   * takes; beyond it the producer's buffers could not be sized.
+   */
+  static final long MAX_RECORD_BYTES = (1L << 30) - KafkaTransport.ENVELOPE_ROOM_BYTES;
+
+  /** Room a DLQ entry needs besides its base64 payload: reason, store, destination, fields. */
+  static final int DEAD_LETTER_ROOM_BYTES = 4 * 1024;
+
+  /**
+   * A DLQ entry carries up to {@code max_dlq_bytes} as base64 (4/3 larger) and must fit the
+   * producer's request size, {@code max_record_bytes} plus the envelope's room: otherwise every
+   * dead letter would fail its tick.
+   */
+  private void checkDeadLettersFit(OversizePolicy policy, Section oversize) {
+    long entry = (policy.maxDlqBytes() + 2L) / 3 * 4 + DEAD_LETTER_ROOM_BYTES;
+    long request = policy.maxRecordBytes() + KafkaTransport.ENVELOPE_ROOM_BYTES;
+    if (entry > request) {
+      oversize.report(
+          "max_dlq_bytes",
+          "a DLQ entry of "
+              + policy.maxDlqBytes()
+              + " bytes is about "
+              + entry
+              + " bytes as base64, more than the "
+              + request
+              + " a Kafka request may hold (max_record_bytes + "
+              + KafkaTransport.ENVELOPE_ROOM_BYTES
+              + "); lower max_dlq_bytes to at most "
+              + (request - DEAD_LETTER_ROOM_BYTES) / 4 * 3);
+    }
   }
 
   /** A secret setting's value; reported when its spec names nothing usable. */

@@ -65,6 +65,14 @@ final class OutputBinding {
             "set output.kafka.bootstrap_servers instead of this property");
         continue;
       }
+      if (property.key().equals("transactional.id")) {
+        problems.add(
+            property.keyOrigin(),
+            at,
+            "the fetcher's producer is idempotent, not transactional: with a transactional.id"
+                + " every send outside a transaction fails; remove it");
+        continue;
+      }
       propertyValue(property.value(), at)
           .ifPresent(secret -> properties.put(property.key(), secret));
     }

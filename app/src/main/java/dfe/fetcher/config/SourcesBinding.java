@@ -43,7 +43,12 @@ final class SourcesBinding {
     return keys;
   }
 
-  List<ConnectionConfig> bind(Section sources, OutputConfig output) {
+  /**
+   * Binds every connection. {@code dlqTopic} is where dead letters go: no unit may land there, and
+   * no two units may land on one topic (their frames would mix, and a consumer could not tell one
+   * store's snapshots from the other's by topic).
+   */
+  List<ConnectionConfig> bind(Section sources, OutputConfig output, String dlqTopic) {
     Map<String, String> idsSeen = new HashMap<>();
     List<String> known = families.stream().map(SourceFamily::name).toList();
     for (String family : keys(families)) {
@@ -87,7 +92,38 @@ final class SourcesBinding {
         }
       }
     }
+    checkTopicsAreOwnedOnce(connections, output, dlqTopic);
     return connections;
+  }
+
+  private void checkTopicsAreOwnedOnce(
+      List<ConnectionConfig> connections, OutputConfig output, String dlqTopic) {
+    Map<String, String> owners = new HashMap<>();
+    owners.put(dlqTopic, "dlq.topic");
+    java.util.Set<String> stores = new java.util.HashSet<>();
+    for (ConnectionConfig connection : connections) {
+      if (connection.topic().isEmpty()) {
+        continue;
+      }
+      for (SourceUnit unit : connection.source().units()) {
+        if (!stores.add(connection.id() + "." + unit.unit())) {
+          continue; // a duplicate unit name, which its family reports
+        }
+        String topic = output.topicOf(connection.topic(), unit.unit(), unit.shape());
+        String owner = unit.path() + " (" + unit.origin().render() + ")";
+        String first = owners.putIfAbsent(topic, owner);
+        if (first != null) {
+          problems.add(
+              unit.origin(),
+              unit.path(),
+              "lands on topic '"
+                  + topic
+                  + "', already used by "
+                  + first
+                  + "; give one of them another topic or unit name");
+        }
+      }
+    }
   }
 
   /** {@code a, b and c}. */

@@ -106,53 +106,76 @@ public final class FetcherService implements AutoCloseable {
   /**
    * The transport {@code output.type} names.
    *
-   * @throws IllegalArgumentException when a Kafka property's secret cannot be read (the message
-   *     names the property and where its value was to come from, never the value)
+   * @throws IllegalArgumentException when a Kafka property's secret cannot be read or the producer
+   *     refuses a property (the message names the property and where its value was to come from,
+   *     never the value)
    */
   static Transport transportOf(FetcherConfig config) {
     return switch (config.output().type()) {
       case FILE -> new FileTransport(config.output().fileDirectory());
       case KAFKA -> {
         KafkaOutput kafka = config.output().kafka();
-        Map<String, String> properties = new java.util.LinkedHashMap<>();
-        for (Map.Entry<String, Secret> property : kafka.properties().entrySet()) {
-          try {
-            properties.put(property.getKey(), property.getValue().reveal());
-          } catch (SecretUnavailableException e) {
-            throw new IllegalArgumentException(
-                "output.kafka.properties." + property.getKey() + ": " + e.getMessage(), e);
-          }
-        }
+        Map<String, String> properties = checkedKafkaProperties(config);
         LOG.info(
             "event=kafka_output bootstrap_servers={} properties={} create_topics={}",
             kafka.bootstrapServers(),
             properties.keySet(),
             kafka.createTopics());
-        try {
-          yield new KafkaTransport(
-              kafka.bootstrapServers(),
-              properties,
-              config.oversize().maxRecordBytes(),
-              new KafkaTransport.TopicCreation(
-                  kafka.createTopics(), kafka.partitions(), kafka.replicationFactor()));
-        } catch (org.apache.kafka.common.KafkaException e) {
-          // Kafka's message quotes the value, which may be a secret: name the property only.
-          String message = String.valueOf(e.getMessage());
-          String property =
-              properties.keySet().stream()
-                  .filter(message::contains)
-                  .findFirst()
-                  .map(name -> "output.kafka.properties." + name)
-                  .orElse("output.kafka.properties");
-          throw new IllegalArgumentException(
-              property
-                  + ": not accepted by the Kafka producer ("
-                  + e.getClass().getSimpleName()
-                  + "); check its name and value",
-              e);
-        }
+        yield new KafkaTransport(
+            kafka.bootstrapServers(),
+            properties,
+            config.oversize().maxRecordBytes(),
+            new KafkaTransport.TopicCreation(
+                kafka.createTopics(), kafka.partitions(), kafka.replicationFactor()));
       }
     };
+  }
+
+  /**
+   * Checks what {@link #create} would refuse of the output without opening it: every Kafka
+   * property's secret is readable now and the producer accepts every property. {@code config-check}
+   * runs it, so a configuration it passes does not fail at start.
+   *
+   * @throws IllegalArgumentException naming the property at fault, never its value
+   */
+  public static void checkOutput(FetcherConfig config) {
+    if (config.output().type() == dfe.fetcher.config.OutputType.KAFKA) {
+      checkedKafkaProperties(config);
+    }
+  }
+
+  /** The Kafka properties with their secrets revealed, accepted by the producer's config. */
+  private static Map<String, String> checkedKafkaProperties(FetcherConfig config) {
+    KafkaOutput kafka = config.output().kafka();
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (Map.Entry<String, Secret> property : kafka.properties().entrySet()) {
+      try {
+        properties.put(property.getKey(), property.getValue().reveal());
+      } catch (SecretUnavailableException e) {
+        throw new IllegalArgumentException(
+            "output.kafka.properties." + property.getKey() + ": " + e.getMessage(), e);
+      }
+    }
+    try {
+      KafkaTransport.producerSettings(
+          kafka.bootstrapServers(), properties, config.oversize().maxRecordBytes());
+    } catch (org.apache.kafka.common.KafkaException e) {
+      // Kafka's message quotes the value, which may be a secret: name the property only.
+      String message = String.valueOf(e.getMessage());
+      String property =
+          properties.keySet().stream()
+              .filter(message::contains)
+              .findFirst()
+              .map(name -> "output.kafka.properties." + name)
+              .orElse("output.kafka.properties");
+      throw new IllegalArgumentException(
+          property
+              + ": not accepted by the Kafka producer ("
+              + e.getClass().getSimpleName()
+              + "); check its name and value",
+          e);
+    }
+    return properties;
   }
 
   /** Loads and checks a configuration, CEL filters included, reporting every problem at once. */

@@ -59,7 +59,7 @@ public final class KafkaTransport implements Transport {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaTransport.class);
 
   /** Room for the frame head, enrichment, key and headers around the largest allowed record. */
-  static final int ENVELOPE_ROOM_BYTES = 64 * 1024;
+  public static final int ENVELOPE_ROOM_BYTES = 64 * 1024;
 
   private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(3);
   private static final Duration READINESS_CACHE = Duration.ofSeconds(2);
@@ -97,32 +97,19 @@ public final class KafkaTransport implements Transport {
   private volatile boolean ready;
 
   /**
-   * @param bootstrapServers the brokers
-   * @param properties the operator's producer properties (secrets already revealed); {@code
-   *     enable.idempotence} and {@code acks} are always {@code true} and {@code all}
-   * @param maxRecordBytes {@code oversize.max_record_bytes}
+   * The producer's settings for the operator's {@code properties}, checked by Kafka's own {@link
+   * ProducerConfig} without creating a client, so {@code config-check} refuses what a run would.
+   *
+   * @throws org.apache.kafka.common.KafkaException when a property is unknown to the producer's
+   *     type rules or has a value it refuses (its message may quote the value)
+   * @throws IllegalArgumentException when {@code maxRecordBytes} is too large for a request
    */
-  public KafkaTransport(
-      String bootstrapServers,
-      Map<String, String> properties,
-      long maxRecordBytes,
-      TopicCreation topicCreation) {
-    this.topicCreation = topicCreation;
+  public static Map<String, Object> producerSettings(
+      String bootstrapServers, Map<String, String> properties, long maxRecordBytes) {
     Map<String, Object> settings = new HashMap<>();
     settings.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     settings.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     settings.putAll(properties);
-    for (String enforced :
-        List.of(
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            ProducerConfig.ACKS_CONFIG,
-            ProducerConfig.MAX_REQUEST_SIZE_CONFIG)) {
-      if (properties.containsKey(enforced)) {
-        LOG.warn(
-            "event=kafka_property_overridden property={} note=\"the fetcher enforces it\"",
-            enforced);
-      }
-    }
     settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     settings.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -135,10 +122,35 @@ public final class KafkaTransport implements Transport {
     settings.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Math.max(32L * 1024 * 1024, 4 * maxRequest));
     settings.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     settings.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    this.producerSettings = Collections.unmodifiableMap(settings);
-    // Build the producer's own configuration now, so a bad property fails at startup, naming
-    // the property, rather than on every tick.
-    new ProducerConfig(producerSettings);
+    Map<String, Object> checked = Collections.unmodifiableMap(settings);
+    new ProducerConfig(checked);
+    return checked;
+  }
+
+  /**
+   * @param bootstrapServers the brokers
+   * @param properties the operator's producer properties (secrets already revealed); {@code
+   *     enable.idempotence} and {@code acks} are always {@code true} and {@code all}
+   * @param maxRecordBytes {@code oversize.max_record_bytes}
+   */
+  public KafkaTransport(
+      String bootstrapServers,
+      Map<String, String> properties,
+      long maxRecordBytes,
+      TopicCreation topicCreation) {
+    this.topicCreation = topicCreation;
+    for (String enforced :
+        List.of(
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            ProducerConfig.ACKS_CONFIG,
+            ProducerConfig.MAX_REQUEST_SIZE_CONFIG)) {
+      if (properties.containsKey(enforced)) {
+        LOG.warn(
+            "event=kafka_property_overridden property={} note=\"the fetcher enforces it\"",
+            enforced);
+      }
+    }
+    this.producerSettings = producerSettings(bootstrapServers, properties, maxRecordBytes);
 
     Map<String, Object> adminProps = new HashMap<>();
     for (Map.Entry<String, String> property : properties.entrySet()) {

@@ -155,4 +155,49 @@ class ConfigCheckCommandTest {
         .extracting(ILoggingEvent::getFormattedMessage)
         .noneMatch(line -> line.contains("hunter2"));
   }
+
+  @Test
+  void aKafkaPropertyTheProducerRefusesIsRefusedByConfigCheckAsRunWouldNamingItNotItsValue() {
+    Path config =
+        workspace.config(
+            """
+            output:
+              type: kafka
+              kafka:
+                bootstrap_servers: "127.0.0.1:1"
+                properties:
+                  linger.ms: s3cr3t-not-a-number
+            metrics: {address: "127.0.0.1:0"}
+            """);
+
+    CliRun check = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(check.exitCode()).isEqualTo(2);
+    assertThat(check.err())
+        .contains("output.kafka.properties.linger.ms: not accepted by the Kafka producer")
+        .doesNotContain("s3cr3t");
+    assertThat(check.out()).isEmpty();
+  }
+
+  @Test
+  void aKafkaSecretThatCannotBeReadNowIsRefusedByConfigCheck() {
+    Path config =
+        workspace.config(
+            """
+            output:
+              type: kafka
+              kafka:
+                properties:
+                  sasl.jaas.config: env:DFE_TEST_UNSET_SECRET_VARIABLE
+            metrics: {address: "127.0.0.1:0"}
+            """);
+
+    CliRun check = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(check.exitCode()).isEqualTo(2);
+    assertThat(check.err())
+        .contains(
+            "output.kafka.properties.sasl.jaas.config:",
+            "DFE_TEST_UNSET_SECRET_VARIABLE is not set");
+  }
 }
