@@ -1,6 +1,7 @@
 package dfe.fetcher.config;
 
 import dfe.fetcher.file.FileSourceFamily;
+import dfe.fetcher.jdbc.JdbcSourceFamily;
 import dfe.fetcher.source.SourceFamily;
 import java.util.List;
 
@@ -11,10 +12,11 @@ import java.util.List;
 public final class SourceFamilies {
 
   /** Every family, in the order their sections are documented. */
-  public static final List<SourceFamily> ALL = List.of(new FileSourceFamily());
+  public static final List<SourceFamily> ALL =
+      List.of(new FileSourceFamily(), new JdbcSourceFamily());
 
   /** Families the design names that this build does not read yet; a section for one is refused. */
-  static final List<String> PLANNED = List.of("db", "rest");
+  static final List<String> PLANNED = List.of("rest");
 
   private SourceFamilies() {}
 }

@@ -61,7 +61,7 @@ final class SourcesBinding {
                         entry.keyOrigin(),
                         sources.pathOf(family),
                         "is not supported by this build yet; only "
-                            + String.join(", ", known.stream().map(k -> "sources." + k).toList())
+                            + listed(known.stream().map(k -> "sources." + k).toList())
                             + (known.size() == 1 ? " is" : " are")));
       }
     }

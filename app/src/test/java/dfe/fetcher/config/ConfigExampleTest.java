@@ -74,7 +74,7 @@ class ConfigExampleTest {
 
     assertThat(config.connections())
         .extracting(ConnectionConfig::id)
-        .containsExactly("inventory", "sites");
+        .containsExactly("inventory", "sites", "warehouse");
     assertThat(filtersChecked).containsExactly("record.alive == true", "record.alive == \"true\"");
   }
 
@@ -119,7 +119,10 @@ class ConfigExampleTest {
     }
 
     for (ConnectionConfig connection : config.connections()) {
-      for (FileUnit unit : ((FileConnection) connection.source()).fileUnits()) {
+      if (!(connection.source() instanceof FileConnection files)) {
+        continue;
+      }
+      for (FileUnit unit : files.fileUnits()) {
         List<PathMatcher> globs =
             unit.dump().paths().stream()
                 .map(glob -> FileSystems.getDefault().getPathMatcher("glob:" + glob))

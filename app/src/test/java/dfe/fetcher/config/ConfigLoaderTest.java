@@ -455,8 +455,8 @@ class ConfigLoaderTest {
 
     assertThat(problems)
         .containsExactly(
-            "config.yaml:6:3: sources.rest: is not supported by this build yet; only sources.file"
-                + " is",
+            "config.yaml:6:3: sources.rest: is not supported by this build yet; only sources.file and"
+                + " sources.db are",
             "config.yaml:7:5: sources.rest.crm: connection id 'crm' is already used by"
                 + " sources.file.crm (config.yaml:3:5); ids must be unique across sources.file,"
                 + " sources.db and sources.rest");
@@ -468,18 +468,14 @@ class ConfigLoaderTest {
         fixture.problems(
             """
             sources:
-              db:
-                crm: {url: "jdbc:postgresql://127.0.0.1:5432/crm", topic: crm}
               rest:
                 lab: {profile: lab, topic: assets}
             """);
 
     assertThat(problems)
         .containsExactly(
-            "config.yaml:2:3: sources.db: is not supported by this build yet; only sources.file"
-                + " is",
-            "config.yaml:4:3: sources.rest: is not supported by this build yet; only sources.file"
-                + " is");
+            "config.yaml:2:3: sources.rest: is not supported by this build yet; only sources.file and"
+                + " sources.db are");
   }
 
   @Test

@@ -1,0 +1,166 @@
+package dfe.fetcher.jdbc;
+
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A result set's columns as the record writer needs them: each label (the record's key) and how its
+ * values become JSON. Built once per query from the metadata.
+ */
+final class Columns {
+
+  /** How one column's values become JSON; see {@link RecordWriter}. */
+  enum Kind {
+    BOOLEAN,
+    INTEGER,
+    DECIMAL,
+    FLOAT,
+    DOUBLE,
+    TEXT,
+    DATE,
+    TIME,
+    TIMESTAMP,
+    TIMESTAMP_WITH_ZONE,
+    BINARY,
+    JSON,
+    UUID,
+    ARRAY,
+    OTHER
+  }
+
+  /** One column: its label, its kind, and the fractional digits its type declares (or 0). */
+  record Column(String label, Kind kind, int scale) {}
+
+  private final List<Column> columns;
+
+  private Columns(List<Column> columns) {
+    this.columns = List.copyOf(columns);
+  }
+
+  List<Column> all() {
+    return columns;
+  }
+
+  int size() {
+    return columns.size();
+  }
+
+  /** The 1-based index of the column labelled {@code label}, or -1. */
+  int indexOf(String label) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).label().equals(label)) {
+        return i + 1;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The columns of a result set.
+   *
+   * @throws DuplicateLabelException when two columns share a label: the record would lose one
+   */
+  static Columns of(ResultSetMetaData metadata) throws SQLException, DuplicateLabelException {
+    List<Column> columns = new ArrayList<>();
+    Map<String, Integer> seen = new HashMap<>();
+    for (int i = 1; i <= metadata.getColumnCount(); i++) {
+      String label = metadata.getColumnLabel(i);
+      Integer first = seen.putIfAbsent(label, i);
+      if (first != null) {
+        throw new DuplicateLabelException(label, first, i);
+      }
+      int scale;
+      try {
+        scale = Math.max(0, Math.min(9, metadata.getScale(i)));
+      } catch (SQLException e) {
+        scale = 0;
+      }
+      columns.add(
+          new Column(label, kindOf(metadata.getColumnType(i), typeName(metadata, i)), scale));
+    }
+    return new Columns(columns);
+  }
+
+  private static String typeName(ResultSetMetaData metadata, int column) {
+    try {
+      String name = metadata.getColumnTypeName(column);
+      return name == null ? "" : name.toLowerCase(Locale.ROOT);
+    } catch (SQLException e) {
+      return "";
+    }
+  }
+
+  /** The kind for a column of JDBC type {@code type} named {@code name} by its database. */
+  static Kind kindOf(int type, String name) {
+    // Type names first: drivers report several of these under a generic JDBC type.
+    switch (name) {
+      case "timestamptz", "timestamp with time zone" -> {
+        return Kind.TIMESTAMP_WITH_ZONE;
+      }
+      case "json", "jsonb" -> {
+        return Kind.JSON;
+      }
+      case "uuid" -> {
+        return Kind.UUID;
+      }
+      case "bool", "boolean" -> {
+        return Kind.BOOLEAN;
+      }
+      default -> {
+        // by the JDBC type below
+      }
+    }
+    return switch (type) {
+      case java.sql.Types.BIT, java.sql.Types.BOOLEAN -> Kind.BOOLEAN;
+      case java.sql.Types.TINYINT,
+          java.sql.Types.SMALLINT,
+          java.sql.Types.INTEGER,
+          java.sql.Types.BIGINT ->
+          Kind.INTEGER;
+      case java.sql.Types.NUMERIC, java.sql.Types.DECIMAL -> Kind.DECIMAL;
+      case java.sql.Types.REAL -> Kind.FLOAT;
+      case java.sql.Types.FLOAT, java.sql.Types.DOUBLE -> Kind.DOUBLE;
+      case java.sql.Types.CHAR,
+          java.sql.Types.VARCHAR,
+          java.sql.Types.LONGVARCHAR,
+          java.sql.Types.NCHAR,
+          java.sql.Types.NVARCHAR,
+          java.sql.Types.LONGNVARCHAR,
+          java.sql.Types.CLOB,
+          java.sql.Types.NCLOB ->
+          Kind.TEXT;
+      case java.sql.Types.DATE -> Kind.DATE;
+      case java.sql.Types.TIME, java.sql.Types.TIME_WITH_TIMEZONE -> Kind.TIME;
+      case java.sql.Types.TIMESTAMP -> Kind.TIMESTAMP;
+      case java.sql.Types.TIMESTAMP_WITH_TIMEZONE -> Kind.TIMESTAMP_WITH_ZONE;
+      case java.sql.Types.BINARY,
+          java.sql.Types.VARBINARY,
+          java.sql.Types.LONGVARBINARY,
+          java.sql.Types.BLOB ->
+          Kind.BINARY;
+      case java.sql.Types.ARRAY -> Kind.ARRAY;
+      default -> Kind.OTHER;
+    };
+  }
+
+  /** A query whose result has two columns of one label. */
+  static final class DuplicateLabelException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    DuplicateLabelException(String label, int first, int second) {
+      super(
+          "the query's result has two columns labelled \""
+              + label
+              + "\" (columns "
+              + first
+              + " and "
+              + second
+              + "); give one an alias, e.g. SELECT a.id, b.id AS b_id");
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package dfe.fetcher.jdbc;
+
+import dfe.fetcher.row.Cancellation;
+import dfe.fetcher.row.Mark;
+import dfe.fetcher.row.Row;
+import dfe.fetcher.row.RowSink;
+import dfe.fetcher.row.RowSource;
+import dfe.fetcher.row.SourceException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A {@code shape: dump} store: its query streamed into one snapshot per tick, in a read-only
+ * transaction. The part begins once the query answered (an empty table lands as begin and end(0))
+ * and ends without a position: a dump has nothing to resume from.
+ *
+ * <p>Streaming: autocommit off and a fetch size of {@value Dialect#FETCH_SIZE} (PostgreSQL uses a
+ * cursor then, MariaDB fetches in batches, H2 and SQLite stream as they are), so memory holds a
+ * fetch's rows, never the table. With {@code count_first} the count runs first in the same
+ * transaction at the dialect's snapshot isolation, so count and rows describe one state.
+ *
+ * <p>The running statement is registered with the tick's cancellation: a stop or a reload cancels
+ * it ({@code Statement.cancel}), however long the query would run.
+ */
+final class DumpStore implements RowSource {
+
+  private final OpenDatabase database;
+  private final DbStore store;
+  private final Clock clock;
+  private final String name;
+
+  DumpStore(OpenDatabase database, DbStore store, Clock clock) {
+    this.database = database;
+    this.store = store;
+    this.clock = clock;
+    this.name = database.settings().id() + "." + store.unit();
+  }
+
+  @Override
+  public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    cancellation.throwIfCancelled();
+    try (Connection connection = database.borrow(name)) {
+      try {
+        readIn(connection, sink, cancellation);
+      } finally {
+        endTransaction(connection);
+      }
+    } catch (SQLException e) {
+      cancellation.throwIfCancelled();
+      throw database.redaction().failure(name, "the dump query failed", e);
+    }
+  }
+
+  private void readIn(Connection connection, RowSink sink, Cancellation cancellation)
+      throws SQLException, SourceException, InterruptedException {
+    Dialect dialect = database.settings().dialect();
+    connection.setAutoCommit(false);
+    connection.setReadOnly(true);
+    if (store.countFirst() && dialect.snapshotIsolation() != Connection.TRANSACTION_NONE) {
+      connection.setTransactionIsolation(dialect.snapshotIsolation());
+    }
+    OptionalLong total = OptionalLong.empty();
+    if (store.countFirst()) {
+      total = OptionalLong.of(count(connection, dialect, cancellation));
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            store.query(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+      statement.setFetchSize(Dialect.FETCH_SIZE);
+      statement.setQueryTimeout(database.settings().queryTimeoutSecs());
+      try (Cancellation.Registration cancel = cancellation.onCancel(() -> cancel(statement));
+          ResultSet rows = statement.executeQuery()) {
+        RecordWriter writer = writerFor(rows);
+        sink.beginPart(total);
+        String origin = name;
+        while (rows.next()) {
+          sink.row(Row.ofDump(writer.write(rows), clock.millis(), origin));
+        }
+      }
+    }
+    sink.endPart(Optional.empty());
+  }
+
+  private RecordWriter writerFor(ResultSet rows) throws SQLException, SourceException {
+    try {
+      return new RecordWriter(Columns.of(rows.getMetaData()), store.zone());
+    } catch (Columns.DuplicateLabelException e) {
+      throw new SourceException(name + ": " + e.getMessage(), e);
+    }
+  }
+
+  private long count(Connection connection, Dialect dialect, Cancellation cancellation)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(dialect.count(store.query()))) {
+      statement.setQueryTimeout(database.settings().queryTimeoutSecs());
+      try (Cancellation.Registration cancel = cancellation.onCancel(() -> cancel(statement));
+          ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    }
+  }
+
+  static void cancel(java.sql.Statement statement) {
+    try {
+      statement.cancel();
+    } catch (SQLException ignored) {
+      // The statement ended or the connection is gone: either way it no longer runs.
+    }
+  }
+
+  /**
+   * A read-only transaction ends with a rollback: nothing to keep, and the snapshot is released.
+   */
+  static void endTransaction(Connection connection) {
+    try {
+      if (!connection.getAutoCommit()) {
+        connection.rollback();
+      }
+    } catch (SQLException ignored) {
+      // The pool validates the connection before lending it again.
+    }
+  }
+}

@@ -1,0 +1,253 @@
+package dfe.fetcher.jdbc;
+
+import dfe.fetcher.config.ConfigOrigin;
+import dfe.fetcher.config.Secret;
+import dfe.fetcher.config.Section;
+import dfe.fetcher.config.YamlNode;
+import dfe.fetcher.row.Shape;
+import dfe.fetcher.source.BindContext;
+import dfe.fetcher.source.SourceConnection;
+import dfe.fetcher.source.SourceFamily;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code sources.db}: connections to relational databases over JDBC, each with dump and tail
+ * stores.
+ *
+ * <pre>{@code
+ * sources:
+ *   db:
+ *     crm:
+ *       url: jdbc:postgresql://127.0.0.1:5432/crm
+ *       user: crm
+ *       password: env:CRM_PASSWORD
+ *       properties: {ssl: "true"}
+ *       dialect: postgres             # detected from the URL when left out
+ *       query_timeout_secs: 0
+ *       pool: {max_size: 2, connection_timeout_secs: 10}
+ *       topic: crm
+ *       stores:
+ *         - {unit: accounts, shape: dump, query: "SELECT * FROM accounts", row_key: /id}
+ *         - {unit: events, shape: tail, query: "SELECT * FROM events", key: [id], limit: 5000}
+ * }</pre>
+ */
+public final class JdbcSourceFamily implements SourceFamily {
+
+  static final List<String> CONNECTION_KEYS =
+      List.of(
+          "url",
+          "user",
+          "password",
+          "properties",
+          "dialect",
+          "query_timeout_secs",
+          "pool",
+          "stores");
+  static final List<String> POOL_KEYS = List.of("max_size", "connection_timeout_secs");
+  static final List<String> STORE_KEYS =
+      List.of(
+          "unit",
+          "enabled",
+          "shape",
+          "query",
+          "row_key",
+          "count_first",
+          "zone",
+          "key",
+          "limit",
+          "max_pages_per_tick",
+          "settle_secs");
+
+  @Override
+  public String name() {
+    return "db";
+  }
+
+  @Override
+  public List<String> connectionKeys() {
+    return CONNECTION_KEYS;
+  }
+
+  @Override
+  public List<List<String>> knownKeys() {
+    return List.of(CONNECTION_KEYS, POOL_KEYS, STORE_KEYS);
+  }
+
+  @Override
+  public SourceConnection bind(String id, Section connection, BindContext context) {
+    String url =
+        connection
+            .requiredString("url")
+            .orElse("")
+            .replace("{config_dir}", context.baseDirectory().toString());
+    if (connection.node("url").isPresent() && !url.startsWith("jdbc:")) {
+      // The URL may hold a password: name the problem, never quote the value.
+      connection.report(
+          "url", "must be a JDBC URL starting with jdbc:, e.g. jdbc:postgresql://host/db");
+    }
+    Optional<String> user = connection.string("user");
+    Optional<Secret> password =
+        connection
+            .string("password")
+            .flatMap(
+                spec ->
+                    context.secret(
+                        spec, connection.originOf("password"), connection.pathOf("password")));
+    Map<String, Secret> properties = new LinkedHashMap<>();
+    for (YamlNode.Entry property : connection.namedEntries("properties").orElse(List.of())) {
+      String at = Section.join(connection.pathOf("properties"), property.key());
+      connection
+          .text(property.value(), at)
+          .flatMap(spec -> context.secret(spec, property.value().origin(), at))
+          .ifPresent(secret -> properties.put(property.key(), secret));
+    }
+    Dialect dialect = Dialect.ofUrl(url);
+    Optional<String> dialectName = connection.string("dialect");
+    if (dialectName.isPresent()) {
+      Optional<Dialect> named = Dialect.named(dialectName.get());
+      if (named.isPresent()) {
+        dialect = named.get();
+      } else {
+        connection.report(
+            "dialect",
+            "unknown dialect '"
+                + dialectName.get()
+                + "'; one of "
+                + String.join(", ", Dialect.names()));
+      }
+    }
+    int queryTimeout = connection.smallInteger("query_timeout_secs", 0, 0, 86_400);
+    Section pool = connection.section("pool", POOL_KEYS);
+    int poolSize = pool.smallInteger("max_size", 2, 1, 100);
+    int connectionTimeout = pool.smallInteger("connection_timeout_secs", 10, 1, 3_600);
+    List<DbStore> stores = stores(connection, context);
+    return new DbConnection(
+        id,
+        url,
+        user,
+        password,
+        properties,
+        dialect,
+        queryTimeout,
+        poolSize,
+        connectionTimeout,
+        stores);
+  }
+
+  private static List<DbStore> stores(Section connection, BindContext context) {
+    List<DbStore> stores = new ArrayList<>();
+    Map<String, ConfigOrigin> names = new HashMap<>();
+    if (!connection.require("stores")) {
+      return stores;
+    }
+    List<YamlNode> items = connection.list("stores").orElse(List.of());
+    if (items.isEmpty() && connection.node("stores").isPresent()) {
+      connection.report("stores", "needs at least one store");
+    }
+    for (int i = 0; i < items.size(); i++) {
+      String path = connection.pathOf("stores") + "[" + i + "]";
+      Section store =
+          Section.of(
+              Optional.of(items.get(i)),
+              items.get(i).origin(),
+              path,
+              STORE_KEYS,
+              context.problems());
+      DbStore bound = store(store);
+      if (!bound.unit().isEmpty()) {
+        ConfigOrigin first = names.putIfAbsent(bound.unit(), store.originOf("unit"));
+        if (first != null) {
+          store.report(
+              "unit",
+              "duplicate unit name '"
+                  + bound.unit()
+                  + "' in this connection (first at "
+                  + first.render()
+                  + ")");
+        }
+      }
+      stores.add(bound);
+    }
+    return stores;
+  }
+
+  private static DbStore store(Section store) {
+    String unit = store.requiredName("unit");
+    boolean enabled = store.bool("enabled", true);
+    Shape shape = Shape.DUMP;
+    if (store.require("shape")) {
+      String name = store.string("shape").orElse("dump");
+      switch (name) {
+        case "dump" -> shape = Shape.DUMP;
+        case "tail" -> shape = Shape.TAIL;
+        default -> store.report("shape", "unknown shape '" + name + "'; one of dump, tail");
+      }
+    }
+    String query = store.requiredString("query").orElse("");
+    if (store.node("query").isPresent() && query.isBlank()) {
+      store.report("query", "must not be empty");
+    }
+    if (query.trim().endsWith(";")) {
+      store.report("query", "must not end with ';': it is wrapped as a derived table");
+    }
+    Optional<String> rowKey = store.rowKey("row_key");
+    boolean countFirst = store.bool("count_first", false);
+    Optional<ZoneId> zone = Optional.empty();
+    Optional<String> zoneName = store.string("zone");
+    if (zoneName.isPresent()) {
+      try {
+        zone = Optional.of(ZoneId.of(zoneName.get()));
+      } catch (DateTimeException e) {
+        store.report(
+            "zone", "'" + zoneName.get() + "' is not a time zone, e.g. UTC or Europe/Berlin");
+      }
+    }
+    List<String> key = new ArrayList<>();
+    for (YamlNode item : store.list("key").orElse(List.of())) {
+      store.text(item, store.pathOf("key")).ifPresent(key::add);
+    }
+    int limit = store.smallInteger("limit", DbStore.DEFAULT_LIMIT, 1, 1_000_000);
+    int maxPages =
+        store.smallInteger("max_pages_per_tick", DbStore.DEFAULT_MAX_PAGES_PER_TICK, 1, 100_000);
+    int settle = store.smallInteger("settle_secs", 0, 0, 86_400);
+    if (shape == Shape.TAIL && key.isEmpty()) {
+      store.report("key", "a tail store needs its key columns, e.g. key: [id]");
+    }
+    if (shape == Shape.DUMP) {
+      for (String tailOnly : List.of("key", "limit", "max_pages_per_tick", "settle_secs")) {
+        if (store.node(tailOnly).isPresent()) {
+          store.report(tailOnly, "applies to tail stores only");
+        }
+      }
+    }
+    if (shape == Shape.TAIL && store.node("count_first").isPresent()) {
+      store.report("count_first", "applies to dump stores only");
+    }
+    return new DbStore(
+        unit,
+        enabled,
+        shape,
+        query.trim(),
+        rowKey,
+        countFirst,
+        zone,
+        key,
+        limit,
+        maxPages,
+        settle,
+        store.originOf("unit"),
+        store.pathOf("unit"));
+  }
+
+  static String lower(String text) {
+    return text.toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,219 @@
+package dfe.fetcher.jdbc;
+
+import dfe.fetcher.row.Cancellation;
+import dfe.fetcher.row.KeysetMark;
+import dfe.fetcher.row.Mark;
+import dfe.fetcher.row.Row;
+import dfe.fetcher.row.RowSink;
+import dfe.fetcher.row.RowSource;
+import dfe.fetcher.row.SourceException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A {@code shape: tail} store: what is new since the checkpoint, read in keyset pages.
+ *
+ * <p>Each page is the operator's query as a derived table, the rows whose key is greater than the
+ * last one read (bound with their own types, {@link KeyValues}), ordered by the key and capped at
+ * {@code limit}; at most {@code max_pages_per_tick} pages a tick, stopping at a short page. Every
+ * row carries its key as its mark, so the checkpoint is the key of the last row acknowledged and a
+ * restart resumes right after it.
+ *
+ * <p>With {@code settle_secs}, only rows whose first key column is older than the database's own
+ * clock less the settle are read: a transaction that commits a lower key after a higher one was
+ * read would otherwise be passed by for good (see {@code docs/sources-db.md}).
+ */
+final class KeysetTail implements RowSource {
+
+  private final OpenDatabase database;
+  private final DbStore store;
+  private final Clock clock;
+  private final String name;
+
+  KeysetTail(OpenDatabase database, DbStore store, Clock clock) {
+    this.database = database;
+    this.store = store;
+    this.clock = clock;
+    this.name = database.settings().id() + "." + store.unit();
+  }
+
+  @Override
+  public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    Optional<KeysetMark> after = checkpoint.map(mark -> (KeysetMark) mark);
+    if (after.isPresent() && after.get().values().size() != store.key().size()) {
+      // The key changed since the checkpoint was written: its values cannot be bound.
+      throw new SourceException(
+          name
+              + ": the checkpoint has "
+              + after.get().values().size()
+              + " key values but the key has "
+              + store.key().size()
+              + " columns; delete the unit's cursor to start over");
+    }
+    cancellation.throwIfCancelled();
+    try (Connection connection = database.borrow(name)) {
+      try {
+        connection.setAutoCommit(false);
+        connection.setReadOnly(true);
+        List<String> key = keyLabels(connection);
+        Optional<Object> cutoff =
+            store.settleSecs() > 0 ? Optional.of(cutoff(connection)) : Optional.empty();
+        for (int page = 0; page < store.maxPagesPerTick(); page++) {
+          cancellation.throwIfCancelled();
+          PageRead read = page(connection, key, after, cutoff, sink, cancellation);
+          if (read.rows() < store.limit()) {
+            break;
+          }
+          after = read.last();
+        }
+      } finally {
+        DumpStore.endTransaction(connection);
+      }
+    } catch (SQLException e) {
+      cancellation.throwIfCancelled();
+      throw database.redaction().failure(name, "the tail query failed", e);
+    }
+  }
+
+  private record PageRead(int rows, Optional<KeysetMark> last) {}
+
+  private PageRead page(
+      Connection connection,
+      List<String> key,
+      Optional<KeysetMark> after,
+      Optional<Object> cutoff,
+      RowSink sink,
+      Cancellation cancellation)
+      throws SQLException, SourceException, InterruptedException {
+    Dialect dialect = database.settings().dialect();
+    String sql =
+        dialect.page(store.query(), key, after.isPresent(), cutoff.isPresent(), store.limit());
+    try (PreparedStatement statement =
+        connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+      statement.setFetchSize(Math.min(store.limit(), Dialect.FETCH_SIZE));
+      statement.setQueryTimeout(database.settings().queryTimeoutSecs());
+      int parameter = 1;
+      if (after.isPresent()) {
+        List<KeysetMark.Value> values = after.get().values();
+        for (int column : dialect.afterKeyParameters(values.size())) {
+          KeyValues.bind(statement, parameter++, values.get(column));
+        }
+      }
+      if (cutoff.isPresent()) {
+        statement.setObject(parameter, cutoff.get());
+      }
+      try (Cancellation.Registration cancel =
+              cancellation.onCancel(() -> DumpStore.cancel(statement));
+          ResultSet rows = statement.executeQuery()) {
+        Columns columns;
+        try {
+          columns = Columns.of(rows.getMetaData());
+        } catch (Columns.DuplicateLabelException e) {
+          throw new SourceException(name + ": " + e.getMessage(), e);
+        }
+        int[] keyColumns = keyColumns(columns, key);
+        RecordWriter writer = new RecordWriter(columns, store.zone());
+        int count = 0;
+        Optional<KeysetMark> last = after;
+        while (rows.next()) {
+          KeysetMark mark = KeyValues.read(rows, columns, keyColumns);
+          sink.row(new Row(writer.write(rows), clock.millis(), Optional.of(mark), name));
+          last = Optional.of(mark);
+          count++;
+        }
+        return new PageRead(count, last);
+      }
+    }
+  }
+
+  private int[] keyColumns(Columns columns, List<String> key) throws SourceException {
+    int[] indexes = new int[key.size()];
+    for (int i = 0; i < indexes.length; i++) {
+      indexes[i] = columns.indexOf(key.get(i));
+      if (indexes[i] < 0) {
+        throw new SourceException(
+            name
+                + ": key column \""
+                + store.key().get(i)
+                + "\" is not a column of the query's result (its columns: "
+                + String.join(", ", columns.all().stream().map(Columns.Column::label).toList())
+                + ")");
+      }
+    }
+    return indexes;
+  }
+
+  /**
+   * The key columns as the query's result labels them: a database that folds unquoted names (H2 and
+   * Oracle to upper case, PostgreSQL to lower) reports {@code ID} for a key written {@code id}. An
+   * exact match wins, then one that differs only in case; the result is what gets quoted.
+   */
+  private List<String> keyLabels(Connection connection) throws SQLException, SourceException {
+    Columns columns;
+    try (PreparedStatement statement =
+            connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0");
+        ResultSet rows = statement.executeQuery()) {
+      columns = Columns.of(rows.getMetaData());
+    } catch (Columns.DuplicateLabelException e) {
+      throw new SourceException(name + ": " + e.getMessage(), e);
+    }
+    List<String> labels = new java.util.ArrayList<>();
+    for (String wanted : store.key()) {
+      Optional<String> label =
+          columns.indexOf(wanted) > 0
+              ? Optional.of(wanted)
+              : columns.all().stream()
+                  .map(Columns.Column::label)
+                  .filter(candidate -> candidate.equalsIgnoreCase(wanted))
+                  .findFirst();
+      if (label.isEmpty()) {
+        throw new SourceException(
+            name
+                + ": key column \""
+                + wanted
+                + "\" is not a column of the query's result (its columns: "
+                + String.join(", ", columns.all().stream().map(Columns.Column::label).toList())
+                + ")");
+      }
+      labels.add(label.get());
+    }
+    return labels;
+  }
+
+  /**
+   * The database's now less the settle: read as an instant where the clock has a zone (PostgreSQL,
+   * H2), else as the session's wall time (MySQL's session is UTC, see {@link OpenDatabase}).
+   */
+  private Object cutoff(Connection connection) throws SQLException {
+    long settle = store.settleSecs();
+    try (PreparedStatement statement = connection.prepareStatement("SELECT CURRENT_TIMESTAMP");
+        ResultSet rows = statement.executeQuery()) {
+      rows.next();
+      try {
+        OffsetDateTime at = rows.getObject(1, OffsetDateTime.class);
+        if (at != null) {
+          return at.minusSeconds(settle);
+        }
+      } catch (SQLException | RuntimeException notZoned) {
+        // A clock without a zone: take its wall time below.
+      }
+      try {
+        LocalDateTime at = rows.getObject(1, LocalDateTime.class);
+        if (at != null) {
+          return at.minusSeconds(settle);
+        }
+      } catch (SQLException | RuntimeException notATimestamp) {
+        // SQLite answers with text.
+      }
+      return LocalDateTime.parse(rows.getString(1).trim().replace(' ', 'T')).minusSeconds(settle);
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dfe.fetcher.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dfe.fetcher.config.Secret;
+import dfe.fetcher.row.RowSource;
+import dfe.fetcher.row.Shape;
+import dfe.fetcher.row.SourceException;
+import dfe.fetcher.source.OpenConnection;
+import dfe.fetcher.source.SourceRuntime;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An opened database connection: a HikariCP pool of its own, and a source per enabled store. The
+ * pool opens no connection until a tick asks (so a database that is down fails that tick, not the
+ * process), and the password is read again before each tick, so a rotated secret is used by the
+ * next connection the pool opens.
+ */
+final class OpenDatabase implements OpenConnection {
+
+  private final DbConnection connection;
+  private final HikariDataSource pool;
+  private final Redaction redaction;
+  private final Map<String, RowSource> sources = new LinkedHashMap<>();
+  private volatile String passwordInUse;
+
+  OpenDatabase(DbConnection connection, SourceRuntime runtime) {
+    this.connection = connection;
+    this.redaction = Redaction.of(connection);
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("dfe-" + connection.id());
+    config.setJdbcUrl(connection.url());
+    connection.user().ifPresent(config::setUsername);
+    passwordInUse = connection.password().map(Secret::reveal).orElse(null);
+    if (passwordInUse != null) {
+      config.setPassword(passwordInUse);
+    }
+    connection
+        .properties()
+        .forEach((name, value) -> config.addDataSourceProperty(name, value.reveal()));
+    config.setMaximumPoolSize(connection.poolMaxSize());
+    config.setMinimumIdle(0);
+    config.setInitializationFailTimeout(-1);
+    config.setConnectionTimeout(connection.connectionTimeoutSecs() * 1_000L);
+    if (connection.dialect() == Dialect.MYSQL) {
+      // TIMESTAMP columns are instants converted to the session's zone: make that UTC, so the
+      // server's and the JVM's zones change no value.
+      config.setConnectionInitSql("SET time_zone = '+00:00'");
+    }
+    this.pool = new HikariDataSource(config);
+    for (DbStore store : connection.stores()) {
+      if (!store.enabled()) {
+        continue;
+      }
+      sources.put(
+          store.unit(),
+          store.shape() == Shape.DUMP
+              ? new DumpStore(this, store, runtime.clock())
+              : new KeysetTail(this, store, runtime.clock()));
+    }
+  }
+
+  @Override
+  public RowSource source(String unit) {
+    RowSource source = sources.get(unit);
+    if (source == null) {
+      throw new IllegalArgumentException("no enabled store named " + unit);
+    }
+    return source;
+  }
+
+  DbConnection settings() {
+    return connection;
+  }
+
+  Redaction redaction() {
+    return redaction;
+  }
+
+  /**
+   * A connection from the pool, with the password read afresh.
+   *
+   * @throws SourceException naming the connection and the SQL state when none can be had
+   */
+  Connection borrow(String store) throws SourceException {
+    refreshPassword();
+    try {
+      return pool.getConnection();
+    } catch (SQLException e) {
+      throw redaction.failure(store, "cannot connect to " + JdbcUrls.masked(connection.url()), e);
+    }
+  }
+
+  private void refreshPassword() throws SourceException {
+    if (connection.password().isEmpty()) {
+      return;
+    }
+    String now;
+    try {
+      now = connection.password().get().reveal();
+    } catch (RuntimeException e) {
+      throw new SourceException(connection.id() + ": " + e.getMessage(), e);
+    }
+    if (!now.equals(passwordInUse)) {
+      pool.getHikariConfigMXBean().setPassword(now);
+      passwordInUse = now;
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+
+  static Optional<String> sqlState(SQLException e) {
+    return Optional.ofNullable(e.getSQLState());
+  }
+}

@@ -1,0 +1,276 @@
+package dfe.fetcher.jdbc;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dfe.fetcher.envelope.RawRecord;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoField;
+import java.util.Optional;
+
+/**
+ * Writes the current row of a result set as one JSON object, keyed by the column labels in column
+ * order, losslessly:
+ *
+ * <ul>
+ *   <li>integers and decimals as exact JSON numbers, never through a double (a NUMERIC of any
+ *       precision keeps its digits and scale: {@code 1.50} stays {@code 1.50});
+ *   <li>floating point columns as the shortest decimal that reads back to the same value; NaN and
+ *       the infinities, which JSON has no number for, as the strings {@code "NaN"}, {@code
+ *       "Infinity"}, {@code "-Infinity"} (a NUMERIC NaN likewise);
+ *   <li>a timestamp with a zone as RFC 3339 in UTC ({@code Z}); a timestamp without one as written,
+ *       without an offset, unless the store names a {@code zone}, which places it and makes it UTC;
+ *       both with at least the column's declared fractional digits and never fewer than the value
+ *       needs, so microseconds stay microseconds; dates {@code YYYY-MM-DD}, times {@code HH:MM:SS};
+ *   <li>{@code json}/{@code jsonb} nested as JSON, arrays as JSON arrays, UUIDs as strings, binary
+ *       as base64, booleans as booleans, NULL as {@code null} with the key present.
+ * </ul>
+ *
+ * Values are read through {@code java.time} types, so the JVM's default time zone changes none of
+ * them. Not thread-safe: one per read.
+ */
+final class RecordWriter {
+
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private final Columns columns;
+  private final Optional<ZoneId> zone;
+  private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(512);
+
+  RecordWriter(Columns columns, Optional<ZoneId> zone) {
+    this.columns = columns;
+    this.zone = zone;
+  }
+
+  /** The current row of {@code rows} as JSON. */
+  RawRecord write(ResultSet rows) throws SQLException {
+    buffer.reset();
+    try (JsonGenerator json = JSON.createGenerator(buffer)) {
+      json.enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+      json.writeStartObject();
+      int index = 1;
+      for (Columns.Column column : columns.all()) {
+        json.writeFieldName(column.label());
+        writeValue(json, rows, index++, column);
+      }
+      json.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing a record in memory failed", e);
+    }
+    return RawRecord.of(buffer.toByteArray());
+  }
+
+  private void writeValue(JsonGenerator json, ResultSet rows, int index, Columns.Column column)
+      throws SQLException, IOException {
+    switch (column.kind()) {
+      case BOOLEAN -> {
+        boolean value = rows.getBoolean(index);
+        if (rows.wasNull()) {
+          json.writeNull();
+        } else {
+          json.writeBoolean(value);
+        }
+      }
+      case INTEGER -> {
+        Object value = rows.getObject(index);
+        if (value == null) {
+          json.writeNull();
+        } else if (value instanceof BigInteger big) {
+          json.writeNumber(big);
+        } else if (value instanceof BigDecimal decimal) {
+          json.writeNumber(decimal);
+        } else if (value instanceof Number number) {
+          json.writeNumber(number.longValue());
+        } else if (value instanceof Boolean bool) {
+          json.writeBoolean(bool);
+        } else {
+          json.writeNumber(new BigDecimal(value.toString()));
+        }
+      }
+      case DECIMAL -> writeDecimal(json, rows.getString(index));
+      case FLOAT -> {
+        float value = rows.getFloat(index);
+        if (rows.wasNull()) {
+          json.writeNull();
+        } else if (Float.isNaN(value) || Float.isInfinite(value)) {
+          json.writeString(Float.toString(value));
+        } else {
+          json.writeNumber(value);
+        }
+      }
+      case DOUBLE -> {
+        double value = rows.getDouble(index);
+        if (rows.wasNull()) {
+          json.writeNull();
+        } else if (Double.isNaN(value) || Double.isInfinite(value)) {
+          json.writeString(Double.toString(value));
+        } else {
+          json.writeNumber(value);
+        }
+      }
+      case DATE -> {
+        LocalDate value = rows.getObject(index, LocalDate.class);
+        writeText(json, value == null ? null : value.toString());
+      }
+      case TIME -> {
+        LocalTime value = rows.getObject(index, LocalTime.class);
+        writeText(json, value == null ? null : time(value, column.scale()));
+      }
+      case TIMESTAMP -> {
+        LocalDateTime value = rows.getObject(index, LocalDateTime.class);
+        if (value == null) {
+          json.writeNull();
+        } else if (zone.isPresent()) {
+          json.writeString(utc(value.atZone(zone.get()).toInstant(), column.scale()));
+        } else {
+          json.writeString(value.toLocalDate() + "T" + time(value.toLocalTime(), column.scale()));
+        }
+      }
+      case TIMESTAMP_WITH_ZONE -> {
+        OffsetDateTime value = rows.getObject(index, OffsetDateTime.class);
+        writeText(json, value == null ? null : utc(value.toInstant(), column.scale()));
+      }
+      case BINARY -> {
+        byte[] value = rows.getBytes(index);
+        if (value == null) {
+          json.writeNull();
+        } else {
+          json.writeBinary(value);
+        }
+      }
+      case JSON -> {
+        String value = rows.getString(index);
+        if (value == null) {
+          json.writeNull();
+        } else {
+          json.writeRawValue(value);
+        }
+      }
+      case ARRAY -> {
+        Array value = rows.getArray(index);
+        if (value == null) {
+          json.writeNull();
+        } else {
+          try {
+            writeArray(json, (Object[]) value.getArray());
+          } finally {
+            value.free();
+          }
+        }
+      }
+      case TEXT, UUID, OTHER -> {
+        Object value = rows.getObject(index);
+        writeText(json, value == null ? null : value.toString());
+      }
+    }
+  }
+
+  private static void writeText(JsonGenerator json, String text) throws IOException {
+    if (text == null) {
+      json.writeNull();
+    } else {
+      json.writeString(text);
+    }
+  }
+
+  private static void writeDecimal(JsonGenerator json, String text) throws IOException {
+    if (text == null) {
+      json.writeNull();
+      return;
+    }
+    switch (text) {
+      case "NaN", "Infinity", "-Infinity" -> json.writeString(text);
+      default -> json.writeNumber(new BigDecimal(text.trim()));
+    }
+  }
+
+  /** An array's elements by their Java type; nested arrays nest. */
+  private void writeArray(JsonGenerator json, Object[] elements) throws IOException {
+    json.writeStartArray();
+    for (Object element : elements) {
+      if (element == null) {
+        json.writeNull();
+      } else if (element instanceof Object[] nested) {
+        writeArray(json, nested);
+      } else if (element instanceof Boolean bool) {
+        json.writeBoolean(bool);
+      } else if (element instanceof BigDecimal decimal) {
+        json.writeNumber(decimal);
+      } else if (element instanceof BigInteger big) {
+        json.writeNumber(big);
+      } else if (element instanceof Double || element instanceof Float) {
+        double value = ((Number) element).doubleValue();
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+          json.writeString(Double.toString(value));
+        } else if (element instanceof Float f) {
+          json.writeNumber(f);
+        } else {
+          json.writeNumber(value);
+        }
+      } else if (element instanceof Number number) {
+        json.writeNumber(number.longValue());
+      } else if (element instanceof byte[] bytes) {
+        json.writeBinary(bytes);
+      } else if (element instanceof java.sql.Timestamp timestamp) {
+        // Drivers build array timestamps in the JVM's zone; undo that to get the wall value.
+        LocalDateTime local = timestamp.toLocalDateTime();
+        json.writeString(local.toLocalDate() + "T" + time(local.toLocalTime(), 0));
+      } else if (element instanceof java.sql.Date date) {
+        json.writeString(date.toLocalDate().toString());
+      } else {
+        json.writeString(element.toString());
+      }
+    }
+    json.writeEndArray();
+  }
+
+  /** {@code HH:MM:SS} with at least {@code scale} fractional digits and all the value has. */
+  static String time(LocalTime value, int scale) {
+    int nanos = value.get(ChronoField.NANO_OF_SECOND);
+    int digits = Math.max(scale, digitsNeeded(nanos));
+    String base =
+        String.format("%02d:%02d:%02d", value.getHour(), value.getMinute(), value.getSecond());
+    if (digits == 0) {
+      return base;
+    }
+    String fraction = String.format("%09d", nanos).substring(0, digits);
+    return base + "." + fraction;
+  }
+
+  /** RFC 3339 in UTC with {@code Z}, fractional digits as {@link #time}. */
+  static String utc(Instant instant, int scale) {
+    LocalDateTime value = LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    return value.toLocalDate().format(DateTimeFormatter.ISO_LOCAL_DATE)
+        + "T"
+        + time(value.toLocalTime(), scale)
+        + "Z";
+  }
+
+  /** 0, 3, 6 or 9: the fewest digits in groups of three that keep every nanosecond. */
+  private static int digitsNeeded(int nanos) {
+    if (nanos == 0) {
+      return 0;
+    }
+    if (nanos % 1_000_000 == 0) {
+      return 3;
+    }
+    if (nanos % 1_000 == 0) {
+      return 6;
+    }
+    return 9;
+  }
+}
