@@ -136,32 +136,37 @@ public final class Scheduler implements AutoCloseable {
       } catch (TimeoutException e) {
         // Check for a stop and wait another slice.
       } catch (ExecutionException e) {
-        throw new IllegalStateException("a connection run failed unexpectedly", e.getCause());
+        throw unexpected(e);
       }
     }
   }
 
-  private static Map<String, TickOutcome> result(Future<Map<String, TickOutcome>> run)
+  private IllegalStateException unexpected(ExecutionException failure) {
+    if (failure.getCause() instanceof VirtualMachineError error) {
+      runner.halt("a connection run", error);
+    }
+    return new IllegalStateException("a connection run failed unexpectedly", failure.getCause());
+  }
+
+  private Map<String, TickOutcome> result(Future<Map<String, TickOutcome>> run)
       throws InterruptedException {
     try {
       return run.get();
     } catch (ExecutionException e) {
-      throw new IllegalStateException("a connection run failed unexpectedly", e.getCause());
+      throw unexpected(e);
     }
   }
 
   /**
    * One scheduled run. Whatever escapes it would cancel the connection's schedule without a word,
-   * so it is logged here; only an error of the JVM itself (out of memory) still ends the schedule.
+   * so it is logged here. An error of the JVM that got past the unit's containment ends the process
+   * ({@link UnitRunner#halt}): a connection is never left unscheduled with health green.
    */
   private void runScheduled(ConnectionJob job) {
     try {
       runConnection(job);
     } catch (VirtualMachineError e) {
-      LOG.error(
-          "event=connection_unscheduled connection={} error=\"{}\"",
-          job.connection(),
-          e.toString());
+      runner.halt("connection " + job.connection(), e);
       throw e;
     } catch (Throwable e) {
       LOG.error(

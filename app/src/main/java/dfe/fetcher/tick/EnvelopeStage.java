@@ -6,6 +6,7 @@ import dfe.fetcher.envelope.RawRecord;
 import dfe.fetcher.envelope.SnapshotIdGenerator;
 import dfe.fetcher.envelope.SnapshotWriter;
 import dfe.fetcher.oversize.OversizePolicy;
+import dfe.fetcher.row.Row;
 import dfe.fetcher.row.RowKey;
 import java.time.Clock;
 import java.util.Optional;
@@ -67,24 +68,27 @@ final class EnvelopeStage {
   }
 
   /**
-   * The frame for {@code record} at the next seq: a row frame, or an oversize stub with its dead
-   * letter; empty when the filter dropped the row (its seq is given back).
+   * The frame for {@code content} at the next seq: a row frame, or an oversize stub with its dead
+   * letter (for an oversize record and for one the source did not keep alike); empty when the
+   * filter dropped the row (its seq is given back).
    */
-  Optional<Enveloped> row(RawRecord record) {
-    if (oversize.isOversize(record.length())) {
-      Optional<String> key = rowKey.flatMap(pointer -> pointer.of(record));
+  Optional<Enveloped> row(Row.Content content) {
+    Optional<Row.NotKept> tooLong = content.oversize(oversize, rowKey);
+    if (tooLong.isPresent()) {
+      Row.NotKept notKept = tooLong.get();
       Frame.Oversize stub =
-          key.isPresent()
-              ? writer.oversize(record.length(), key.get())
-              : writer.oversize(record.length());
+          notKept.rowKey().isPresent()
+              ? writer.oversize(notKept.bytes(), notKept.rowKey().get())
+              : writer.oversize(notKept.bytes());
       DeadLetter letter =
           new DeadLetter(
-              oversize.reason(record.length()),
+              oversize.reason(notKept.bytes()),
               OptionalLong.of(stub.head().seq()),
-              oversize.dlqCopy(record.bytes()),
+              notKept.dlqCopy(),
               "oversize");
       return Optional.of(new Enveloped(stub, FrameCodec.encode(stub), Optional.of(letter)));
     }
+    RawRecord record = content.whole();
     Frame.Row frame = writer.row(record);
     byte[] encoded = FrameCodec.encode(frame);
     if (!filter.keep(encoded)) {

@@ -16,6 +16,12 @@ import org.slf4j.LoggerFactory;
  * the unit, the place the source named, and the open snapshot; it never escapes, so the caller goes
  * on with its other units.
  *
+ * <p>An {@link OutOfMemoryError} in a tick is that unit's failure too: the tick's memory is
+ * released as its stack unwinds, the unit is reported failed and counted, and it is retried on its
+ * interval. An error of the JVM that cannot be contained (any other {@link VirtualMachineError} but
+ * a stack overflow, or a second out-of-memory error while the first is handled) goes to {@link
+ * ProcessHalt}: the process ends non-zero rather than go on with a unit that silently stopped.
+ *
  * <p>Each tick gets a {@link Cancellation}; {@link #cancelAll} and {@link #cancelConnection} cancel
  * the running ones (a stop, a reload), which ends whatever their sources block in. A checkpoint of
  * another kind than the unit commits is reported once and treated as none.
@@ -25,11 +31,18 @@ public final class UnitRunner {
   private static final Logger LOG = LoggerFactory.getLogger(UnitRunner.class);
 
   private final TickContext context;
+  private final ProcessHalt halt;
   private final Map<BoundUnit, Cancellation> running = new ConcurrentHashMap<>();
   private final Map<String, String> reportedCheckpoints = new ConcurrentHashMap<>();
 
   public UnitRunner(TickContext context) {
+    this(context, ProcessHalt.JVM);
+  }
+
+  /** A runner that ends the process through {@code halt}; tests pass one that records. */
+  public UnitRunner(TickContext context, ProcessHalt halt) {
     this.context = context;
+    this.halt = halt;
   }
 
   public TickOutcome runTick(BoundUnit unit) {
@@ -83,9 +96,39 @@ public final class UnitRunner {
         LOG.debug("event=tick_failed_trace unit={}", unit.store(), e);
       }
       return new TickOutcome.Failed(reason + where);
+    } catch (OutOfMemoryError e) {
+      return outOfMemory(unit, tick, e);
+    } catch (VirtualMachineError e) {
+      halt.halt("unit " + unit.store(), e);
+      throw e;
     } finally {
       running.remove(unit);
       context.metrics().tickTook(unit.store(), seconds(started));
+    }
+  }
+
+  /**
+   * Ends the process on an error of the JVM that escaped a tick's containment; {@code where} names
+   * the connection or unit.
+   */
+  public void halt(String where, VirtualMachineError error) {
+    halt.halt(where, error);
+  }
+
+  private TickOutcome outOfMemory(BoundUnit unit, UnitTick tick, OutOfMemoryError error) {
+    try {
+      String where =
+          tick.openSeq().isPresent()
+              ? " (open snapshot at seq " + tick.openSeq().getAsLong() + ", left without an end)"
+              : "";
+      tick.abort();
+      context.metrics().tickFailed(unit.store());
+      String reason = "out of memory (" + error.getMessage() + "); retried on the unit's interval";
+      LOG.error("event=tick_failed unit={} error=\"{}{}\"", unit.store(), reason, where);
+      return new TickOutcome.Failed(reason + where);
+    } catch (VirtualMachineError again) {
+      halt.halt("unit " + unit.store(), again);
+      throw again;
     }
   }
 

@@ -96,7 +96,7 @@ final class UnitTick implements RowSink {
     if (!envelope.isOpen()) {
       beginPart(OptionalLong.empty());
     }
-    Optional<EnvelopeStage.Enveloped> enveloped = envelope.row(row.record());
+    Optional<EnvelopeStage.Enveloped> enveloped = envelope.row(row.content());
     if (enveloped.isEmpty()) {
       context.metrics().filteredOut(unit.store());
       return;
@@ -113,12 +113,13 @@ final class UnitTick implements RowSink {
 
   private void incrementalRow(Row row) throws InterruptedException {
     row.mark().ifPresent(pipeline::markAfterAdded);
-    if (context.oversize().isOversize(row.record().length())) {
+    Optional<Row.NotKept> tooLong = row.content().oversize(context.oversize(), Optional.empty());
+    if (tooLong.isPresent()) {
       sendDeadLetter(
           new DeadLetter(
-              context.oversize().reason(row.record().length()),
+              context.oversize().reason(tooLong.get().bytes()),
               OptionalLong.empty(),
-              context.oversize().dlqCopy(row.record().bytes()),
+              tooLong.get().dlqCopy(),
               "oversize"));
       return;
     }

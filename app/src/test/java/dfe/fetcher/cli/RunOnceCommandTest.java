@@ -82,7 +82,9 @@ class RunOnceCommandTest {
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.errLines())
         .anySatisfy(
-            line -> assertThat(line).startsWith("unit inventory.hosts failed: " + bad + ":2: "))
+            line ->
+                assertThat(line)
+                    .startsWith("unit inventory.hosts failed: " + bad + ":2:7: not valid JSON"))
         .contains("ran 3 units, 1 failed")
         .hasSize(2);
     assertThat(workspace.completeSnapshotRows("sites-sites_land")).hasSize(1);

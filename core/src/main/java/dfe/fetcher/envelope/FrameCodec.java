@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,6 +31,14 @@ public final class FrameCodec {
    * presence in 32-bit unsigned bitmaps, so a dump holds at most this many rows plus one.
    */
   public static final long MAX_SEQ = 0xFFFF_FFFFL;
+
+  /**
+   * The deepest a record may nest (an array or object counts one level): its row frame is one level
+   * deeper, and must still read with Jackson's default limit ({@link
+   * StreamReadConstraints#DEFAULT_MAX_DEPTH}, 1000), which is this codec's own, that of {@code
+   * snapshots verify}, and that of a consumer on common parser defaults.
+   */
+  public static final int MAX_RECORD_DEPTH = StreamReadConstraints.DEFAULT_MAX_DEPTH - 1;
 
   private static final JsonFactory JSON = new JsonFactory();
   private static final JsonStringEncoder STRINGS = JsonStringEncoder.getInstance();

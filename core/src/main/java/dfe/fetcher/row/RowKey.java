@@ -42,12 +42,22 @@ public final class RowKey {
 
   /** The key of {@code record}, streaming it without building a tree. */
   public Optional<String> of(RawRecord record) {
+    return ofPrefix(record.bytes(), record.length());
+  }
+
+  /**
+   * The key of a record of which only the first {@code length} bytes of {@code prefix} are known: a
+   * source that measures a record too long to keep. Found when the pointer's value lies wholly
+   * within those bytes, empty otherwise (the parse stops at the value or fails where the bytes
+   * end).
+   */
+  public Optional<String> ofPrefix(byte[] prefix, int length) {
     if (pointer.matches()) {
       return Optional.empty();
     }
     try (JsonParser parser =
         new FilteringParserDelegate(
-            JSON.createParser(record.bytes()),
+            JSON.createParser(prefix, 0, length),
             new JsonPointerBasedFilter(pointer),
             TokenFilter.Inclusion.ONLY_INCLUDE_ALL,
             false)) {

@@ -36,7 +36,13 @@ public interface RowSink {
   /** A dump part starts; {@code total} is the part's row count when the source knows it. */
   void beginPart(OptionalLong total) throws InterruptedException;
 
-  /** One row. */
+  /**
+   * One row. A source that can measure a record longer than {@code oversize.max_record_bytes}
+   * without holding it passes a {@link Row.NotKept} (its exact length, its first {@code
+   * max_dlq_bytes} bytes, its {@code row_key} when found) instead of the record; the driver treats
+   * it exactly as an oversize record it was handed whole: on a dump a stub at the next seq plus a
+   * DLQ entry, on an incremental unit a DLQ entry and nothing landed (the row's mark still counts).
+   */
   void row(Row row) throws InterruptedException;
 
   /**

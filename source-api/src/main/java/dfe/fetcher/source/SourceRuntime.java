@@ -1,5 +1,6 @@
 package dfe.fetcher.source;
 
+import dfe.fetcher.oversize.OversizePolicy;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -7,10 +8,13 @@ import java.util.Objects;
  * What an opened connection may use at run time.
  *
  * @param clock stamps rows with {@code _timestamp_fetcher}; injected so tests control time
+ * @param oversize the deployment's {@code oversize:} block, for a source that can measure a record
+ *     too long to send without holding it (it hands the driver a {@code Row.NotKept})
  */
-public record SourceRuntime(Clock clock) {
+public record SourceRuntime(Clock clock, OversizePolicy oversize) {
 
   public SourceRuntime {
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(oversize, "oversize");
   }
 }

@@ -2,6 +2,7 @@ package dfe.fetcher.file;
 
 import dfe.fetcher.file.dump.FileDumpSource;
 import dfe.fetcher.row.Mark;
+import dfe.fetcher.row.RowKey;
 import dfe.fetcher.row.RowSource;
 import dfe.fetcher.row.Shape;
 import dfe.fetcher.source.OpenConnection;
@@ -52,7 +53,10 @@ public record FileConnection(List<FileUnit> fileUnits) implements SourceConnecti
     Map<String, RowSource> sources = new LinkedHashMap<>();
     for (FileUnit unit : fileUnits) {
       if (unit.enabled()) {
-        sources.put(unit.unit(), new FileDumpSource(unit.dump(), runtime.clock()));
+        sources.put(
+            unit.unit(),
+            new FileDumpSource(
+                unit.dump(), runtime.clock(), runtime.oversize(), unit.rowKey().map(RowKey::at)));
       }
     }
     return new OpenConnection() {

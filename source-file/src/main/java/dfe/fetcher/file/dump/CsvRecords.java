@@ -5,12 +5,12 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.dataformat.csv.CsvFactory;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
-import dfe.fetcher.envelope.RawRecord;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,26 +32,39 @@ import java.util.Set;
  * </ul>
  *
  * <p>Lines are physical lines: a row whose quoted field spans lines starts on the line given.
+ *
+ * <p>The object goes through {@link RecordBytes}, so a row longer than {@code max_record_bytes} is
+ * measured exactly but not held: it comes out as a {@link dfe.fetcher.row.Row.NotKept}, its {@code
+ * row_key} found when the key's column comes before the kept bytes run out. Jackson's CSV parser
+ * holds the field being read whole (as characters and as a string, about three times its UTF-8
+ * size), which is what bounds memory for such a file; a long field is escaped into the output in
+ * chunks, never copied again.
  */
 final class CsvRecords implements RecordReader {
 
-  private static final JsonFactory JSON = new JsonFactory();
+  // As RecordBytes writes a long field: a character outside the BMP as its UTF-8.
+  private static final JsonFactory JSON =
+      JsonFactory.builder().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
+
+  /** Fields longer than this many chars are escaped into the output in chunks. */
+  private static final int LONG_FIELD_CHARS = 64 * 1024;
 
   private final CsvParser parser;
-  private final int maxRecordBytes;
+  private final RecordBytes record;
   private List<String> header;
 
-  CsvRecords(InputStream in, int maxRecordBytes) throws IOException {
+  CsvRecords(InputStream in, RecordBytes record) throws IOException {
+    // No cap on a field's length: a long field makes the row oversize, which RecordBytes measures.
     CsvFactory csv =
         CsvFactory.builder()
             .enable(CsvParser.Feature.SKIP_EMPTY_LINES)
             .streamReadConstraints(
-                StreamReadConstraints.builder().maxStringLength(maxRecordBytes).build())
+                StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
             .build();
     // Without a schema the parser exposes each row as an array of strings; the header is read
     // here rather than by Jackson so that extra and missing fields are ours to judge.
     this.parser = csv.createParser(in);
-    this.maxRecordBytes = maxRecordBytes;
+    this.record = record;
   }
 
   @Override
@@ -68,10 +81,12 @@ final class CsvRecords implements RecordReader {
       }
       return readRow();
     } catch (JsonProcessingException e) {
+      // Not chained: Jackson's message quotes the content.
       throw new InvalidRecordException(
           e.getLocation() == null ? line() : e.getLocation().getLineNr(),
-          "not valid CSV: " + e.getOriginalMessage(),
-          e);
+          e.getLocation() == null ? 0 : e.getLocation().getColumnNr(),
+          "not valid CSV: " + ParseProblem.describe(e),
+          null);
     }
   }
 
@@ -113,10 +128,10 @@ final class CsvRecords implements RecordReader {
 
   /** The row whose START_ARRAY the parser is on. */
   private DecodedRecord readRow() throws IOException {
-    ByteArrayBuilder out = new ByteArrayBuilder();
+    record.reset();
     long line = -1;
     int fields = 0;
-    try (JsonGenerator generator = JSON.createGenerator(out)) {
+    try (JsonGenerator generator = JSON.createGenerator(record)) {
       generator.writeStartObject();
       while (parser.nextToken() == JsonToken.VALUE_STRING) {
         // The array's own token carries a stale location; the first field's is the row's line.
@@ -125,12 +140,7 @@ final class CsvRecords implements RecordReader {
         }
         if (fields < header.size()) {
           generator.writeFieldName(header.get(fields));
-          generator.writeString(
-              parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
-          if (out.size() > maxRecordBytes) {
-            throw new InvalidRecordException(
-                line, "the row is larger than the largest record (" + maxRecordBytes + " bytes)");
-          }
+          writeField(generator, parser.getText());
         }
         fields++;
       }
@@ -143,11 +153,25 @@ final class CsvRecords implements RecordReader {
       throw new InvalidRecordException(
           line, "the row has " + fields + " fields, the header has " + header.size());
     }
-    if (out.size() > maxRecordBytes) {
-      throw new InvalidRecordException(
-          line, "the row is larger than the largest record (" + maxRecordBytes + " bytes)");
+    return new DecodedRecord(record.content(), line);
+  }
+
+  /**
+   * Writes one field as a JSON string. A long one goes past the generator in chunks: the generator
+   * writes the separator before it ({@code writeRawValue("")}), then the escaped content follows.
+   */
+  private void writeField(JsonGenerator generator, String value) throws IOException {
+    if (value.length() <= LONG_FIELD_CHARS) {
+      generator.writeString(value);
+      return;
     }
-    return new DecodedRecord(RawRecord.of(out.toByteArray()), line);
+    generator.writeRawValue("");
+    generator.flush();
+    record.write('"');
+    Writer content = record.jsonStringContent();
+    content.write(value);
+    content.flush();
+    record.write('"');
   }
 
   private long tokenLine() {

@@ -1,10 +1,12 @@
 package dfe.fetcher.file.dump;
 
 import dfe.fetcher.file.dump.RecordReader.DecodedRecord;
+import dfe.fetcher.oversize.OversizePolicy;
 import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.FileMark;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
+import dfe.fetcher.row.RowKey;
 import dfe.fetcher.row.RowSink;
 import dfe.fetcher.row.RowSource;
 import dfe.fetcher.row.SourceException;
@@ -52,47 +54,51 @@ import java.util.OptionalLong;
  *       With no file to read the sink is not called at all.
  * </ol>
  *
- * <p>Each row carries {@code Row.ofDump(record, clock.millis(), "FILE:LINE")}, FILE the mark's path
- * and LINE where the record starts. Memory is bounded by the largest record, not by the file: files
- * are streamed through fixed-size buffers, and a record longer than 64 MiB fails the file.
+ * <p>Each row carries {@code Row.ofDump(content, clock.millis(), "FILE:LINE")}, FILE the mark's
+ * path and LINE where the record starts. Memory does not grow with the file: files are streamed
+ * through fixed-size buffers, and a record longer than the unit's {@code oversize.max_record_bytes}
+ * (whatever its length) is measured while it streams past and handed over as a {@link Row.NotKept}
+ * (exact length, first {@code max_dlq_bytes} bytes, {@code row_key} when its value lies within the
+ * first {@code max_record_bytes} bytes), which the driver turns into a stub; the file goes on with
+ * its next record. See each decoder for what it must still hold of a long record.
  *
  * <p>When a file cannot be listed, opened, decompressed or decoded, {@code read} throws a {@link
- * SourceException} whose message starts with {@code FILE:LINE: } (or {@code FILE: } where no line
- * applies); the files before it were ended, the bad file is not. Exceptions the sink throws,
- * including {@link InterruptedException}, propagate unchanged, and the file is closed. A file
- * channel closed by an interrupt surfaces as {@link InterruptedException}, not as bad input.
+ * SourceException} whose message starts with {@code FILE:LINE:COLUMN: } (or {@code FILE:LINE: }
+ * where no column is known, {@code FILE: } where no line applies) and says what is wrong without
+ * quoting the content; the files before it were ended, the bad file is not. Exceptions the sink
+ * throws, including {@link InterruptedException}, propagate unchanged, and the file is closed. A
+ * file channel closed by an interrupt surfaces as {@link InterruptedException}, not as bad input.
  *
  * <p>Holds no state between reads; one instance may be read from several threads.
  */
 public final class FileDumpSource implements RowSource {
 
-  /** The largest record (line, array element, CSV row) a file may hold, in bytes. */
-  static final int DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
-
   private final Decoder decoder;
   private final List<PathGlob> globs;
   private final Clock clock;
-  private final int maxRecordBytes;
+  private final OversizePolicy oversize;
+  private final Optional<RowKey> rowKey;
+
+  /** A unit with the design's default oversize policy and no {@code row_key}. */
+  public FileDumpSource(FileDumpSpec spec, Clock clock) {
+    this(spec, clock, OversizePolicy.DEFAULT, Optional.empty());
+  }
 
   /**
    * A unit reading what {@code spec} describes, stamping rows with {@code clock}'s time.
    *
-   * <p>From the configuration: {@code new FileDumpSource(new FileDumpSpec(dump.paths,
-   * configFile.getParent(), Decoder.named(dump.decoder)), clock)}.
+   * @param oversize the deployment's {@code oversize:} block: a record longer than its {@code
+   *     max_record_bytes} is not held (see the class)
+   * @param rowKey the unit's {@code row_key}, looked up in the first bytes of a record not held
    */
-  public FileDumpSource(FileDumpSpec spec, Clock clock) {
-    this(spec, clock, DEFAULT_MAX_RECORD_BYTES);
-  }
-
-  FileDumpSource(FileDumpSpec spec, Clock clock, int maxRecordBytes) {
+  public FileDumpSource(
+      FileDumpSpec spec, Clock clock, OversizePolicy oversize, Optional<RowKey> rowKey) {
     Objects.requireNonNull(spec, "spec");
     this.decoder = spec.decoder();
     this.globs = spec.globs();
     this.clock = Objects.requireNonNull(clock, "clock");
-    if (maxRecordBytes <= 0) {
-      throw new IllegalArgumentException("maxRecordBytes must be positive: " + maxRecordBytes);
-    }
-    this.maxRecordBytes = maxRecordBytes;
+    this.oversize = Objects.requireNonNull(oversize, "oversize");
+    this.rowKey = Objects.requireNonNull(rowKey, "rowKey");
   }
 
   /**
@@ -195,7 +201,12 @@ public final class FileDumpSource implements RowSource {
       DecodedRecord record = next(reader, file, cancellation);
       sink.beginPart(OptionalLong.empty());
       while (record != null) {
-        sink.row(Row.ofDump(record.json(), clock.millis(), file.name() + ":" + record.line()));
+        sink.row(
+            new Row(
+                record.content(),
+                clock.millis(),
+                Optional.empty(),
+                file.name() + ":" + record.line()));
         record = next(reader, file, cancellation);
       }
     }
@@ -207,7 +218,7 @@ public final class FileDumpSource implements RowSource {
     InputStream content = null;
     try {
       content = FileContent.open(file.path());
-      return format.reader(content, maxRecordBytes);
+      return format.reader(content, new RecordBytes(oversize, rowKey));
     } catch (IOException e) {
       if (content != null) {
         closeQuietly(content);
@@ -221,7 +232,8 @@ public final class FileDumpSource implements RowSource {
     try {
       return reader.next();
     } catch (InvalidRecordException e) {
-      throw new SourceException(file.name() + ":" + e.line() + ": " + e.getMessage(), e);
+      // Not chained: the place and the problem are all there is to say.
+      throw new SourceException(file.name() + ":" + e.place() + ": " + e.getMessage());
     } catch (IOException e) {
       cancellation.throwIfCancelled();
       throw failure(file.name() + ":" + reader.line(), e);

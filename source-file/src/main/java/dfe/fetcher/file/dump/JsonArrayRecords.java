@@ -6,10 +6,12 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-import dfe.fetcher.envelope.RawRecord;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import dfe.fetcher.envelope.FrameCodec;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Writer;
 
 /**
  * A file that is one JSON array, streamed element by element with Jackson's streaming parser: the
@@ -20,27 +22,42 @@ import java.io.InputStream;
  * spelled differently, but the value is the same JSON value, and numbers keep their exact text
  * ({@code 1.50e+3} stays {@code 1.50e+3}, no detour through {@code double}).
  *
- * <p>An empty file, or one holding only whitespace, has no records. Anything but an array at the
- * top, or anything after the array, is an error.
+ * <p>The re-emitted bytes go through {@link RecordBytes}, so an element longer than {@code
+ * max_record_bytes} is measured exactly but not held: it comes out as a {@link
+ * dfe.fetcher.row.Row.NotKept}. A long string is handed from the parser's segmented buffer to the
+ * output in chunks, never joined into one array: the parser still holds the string being read as
+ * characters (about twice its UTF-8 size), which is what bounds memory for such a file.
+ *
+ * <p>An element may nest at most {@link FrameCodec#MAX_RECORD_DEPTH} deep. An empty file, or one
+ * holding only whitespace, has no records. Anything but an array at the top, or anything after the
+ * array, is an error.
  */
 final class JsonArrayRecords implements RecordReader {
 
+  /** Strings longer than this many chars are streamed to the output rather than copied whole. */
+  private static final int LONG_STRING_CHARS = 64 * 1024;
+
   private final JsonFactory json;
   private final JsonParser parser;
-  private final int maxRecordBytes;
+  private final RecordBytes record;
   private boolean started;
   private boolean finished;
 
-  JsonArrayRecords(InputStream in, int maxRecordBytes) throws IOException {
-    // Jackson's own cap on a string's length (20 M characters) would refuse a record that our
-    // limit allows; the limit on the record covers it.
+  JsonArrayRecords(InputStream in, RecordBytes record) throws IOException {
+    // No cap on a string's length: a long string makes the element oversize, which RecordBytes
+    // measures. The array itself is one level above its elements.
     this.json =
         JsonFactory.builder()
             .streamReadConstraints(
-                StreamReadConstraints.builder().maxStringLength(maxRecordBytes).build())
+                StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(FrameCodec.MAX_RECORD_DEPTH + 1)
+                    .build())
+            // As RecordBytes writes a long string: a character outside the BMP as its UTF-8.
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
     this.parser = json.createParser(in);
-    this.maxRecordBytes = maxRecordBytes;
+    this.record = record;
   }
 
   @Override
@@ -73,14 +90,25 @@ final class JsonArrayRecords implements RecordReader {
         return null;
       }
       long line = tokenLine();
-      return new DecodedRecord(RawRecord.of(copyCurrentValue(line)), line);
+      copyCurrentValue(line);
+      return new DecodedRecord(record.content(), line);
+    } catch (StreamConstraintsException e) {
+      // The constraint's exception carries no location; the parser stands just past the opening
+      // that went one level too deep.
+      throw new InvalidRecordException(
+          parser.currentLocation().getLineNr(),
+          Math.max(1, parser.currentLocation().getColumnNr() - 1),
+          "the element nests deeper than "
+              + FrameCodec.MAX_RECORD_DEPTH
+              + " levels, so its frame could not be read",
+          null);
     } catch (JsonProcessingException e) {
+      // Not chained: Jackson's message quotes the content.
       throw new InvalidRecordException(
           e.getLocation() == null ? line() : e.getLocation().getLineNr(),
-          "not valid JSON: "
-              + e.getOriginalMessage()
-              + (e.getLocation() == null ? "" : " (column " + e.getLocation().getColumnNr() + ")"),
-          e);
+          e.getLocation() == null ? 0 : e.getLocation().getColumnNr(),
+          "not valid JSON: " + ParseProblem.describe(e),
+          null);
     }
   }
 
@@ -98,10 +126,10 @@ final class JsonArrayRecords implements RecordReader {
     }
   }
 
-  /** Copies the value starting at the current token; leaves the parser on its last token. */
-  private byte[] copyCurrentValue(long line) throws IOException {
-    ByteArrayBuilder out = new ByteArrayBuilder();
-    try (JsonGenerator generator = json.createGenerator(out)) {
+  /** Re-emits the value starting at the current token; leaves the parser on its last token. */
+  private void copyCurrentValue(long line) throws IOException {
+    record.reset();
+    try (JsonGenerator generator = json.createGenerator(record)) {
       int depth = 0;
       do {
         JsonToken token = parser.currentToken();
@@ -123,9 +151,7 @@ final class JsonArrayRecords implements RecordReader {
             depth--;
           }
           case FIELD_NAME -> generator.writeFieldName(parser.currentName());
-          case VALUE_STRING ->
-              generator.writeString(
-                  parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+          case VALUE_STRING -> writeString(generator);
           // The number's text as written; writeNumber(String) emits it raw.
           case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> generator.writeNumber(parser.getText());
           case VALUE_TRUE -> generator.writeBoolean(true);
@@ -135,19 +161,28 @@ final class JsonArrayRecords implements RecordReader {
               throw new InvalidRecordException(
                   tokenLine(), "unexpected " + token + " in a JSON array element");
         }
-        // The generator flushes to `out` every few kilobytes, so this bounds the element's size
-        // before it is all in memory.
-        if (out.size() > maxRecordBytes) {
-          throw new InvalidRecordException(
-              line, "the element is larger than the largest record (" + maxRecordBytes + " bytes)");
-        }
       } while (depth > 0 && parser.nextToken() != null);
     }
-    if (out.size() > maxRecordBytes) {
-      throw new InvalidRecordException(
-          line, "the element is larger than the largest record (" + maxRecordBytes + " bytes)");
+  }
+
+  /**
+   * Writes the current string. A long one goes past the generator in chunks: the generator writes
+   * the separator before it ({@code writeRawValue("")}), then the escaped content follows.
+   */
+  private void writeString(JsonGenerator generator) throws IOException {
+    // Finishes reading the token into the parser's segmented buffer without joining it.
+    int length = parser.getTextLength();
+    if (length <= LONG_STRING_CHARS) {
+      generator.writeString(parser.getTextCharacters(), parser.getTextOffset(), length);
+      return;
     }
-    return out.toByteArray();
+    generator.writeRawValue("");
+    generator.flush();
+    record.write('"');
+    Writer content = record.jsonStringContent();
+    parser.getText(content);
+    content.flush();
+    record.write('"');
   }
 
   private long tokenLine() {

@@ -3,61 +3,65 @@ package dfe.fetcher.file.dump;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dfe.fetcher.envelope.RawRecord;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dfe.fetcher.envelope.FrameCodec;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 
 /**
  * NDJSON: each non-blank line is exactly one JSON value, and the record is the line's own bytes
  * (whitespace around the value trimmed, nothing re-serialised), so what the provider wrote is what
- * lands. Lines are split on {@code \n}; a trailing {@code \r} is whitespace. Each line is checked
- * to be one JSON value by streaming over it (no tree is built).
+ * lands. Lines are split on {@code \n}; a trailing {@code \r} is whitespace, and so is a UTF-8 byte
+ * order mark at the start of any line (two files concatenated, one of them from a Windows tool): it
+ * is not part of the record. Each line is checked to be one JSON value nesting at most {@link
+ * FrameCodec#MAX_RECORD_DEPTH} deep by streaming over it (no tree is built).
+ *
+ * <p>A line whose value is longer than {@code max(max_record_bytes, max_dlq_bytes)} is not held:
+ * its first bytes are kept and the rest is scanned to the newline, counting, so it comes out as a
+ * {@link dfe.fetcher.row.Row.NotKept} whatever its length. Such a line is not checked to be JSON:
+ * it is never landed, only its stub.
  */
 final class NdjsonRecords implements RecordReader {
 
-  private static final JsonFactory JSON = new JsonFactory();
+  private static final byte[] BYTE_ORDER_MARK = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
+
+  private static final JsonFactory JSON =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(FrameCodec.MAX_RECORD_DEPTH)
+                  .maxStringLength(Integer.MAX_VALUE)
+                  .build())
+          .build();
 
   private final InputStream in;
-  private final int maxRecordBytes;
+  private final RecordBytes record;
   private final byte[] buffer = new byte[FileContent.BUFFER_BYTES];
   private int position;
   private int limit;
 
-  /** Holds a line that spans buffer refills; grows up to the record limit, never beyond. */
-  private byte[] spill = new byte[0];
-
-  private int spillLength;
-
   /** Lines consumed so far; the line being read is the next one. */
   private long lines;
 
-  // The line last read: [lineStart, lineEnd) of lineBytes, which is either buffer or spill.
-  private byte[] lineBytes;
-  private int lineStart;
-  private int lineEnd;
+  /** Bytes of the last line before its value (whitespace, byte order marks), for columns. */
+  private long skippedBeforeValue;
 
-  NdjsonRecords(InputStream in, int maxRecordBytes) {
+  NdjsonRecords(InputStream in, RecordBytes record) {
     this.in = in;
-    this.maxRecordBytes = maxRecordBytes;
+    this.record = record;
   }
 
   @Override
   public DecodedRecord next() throws IOException {
     while (readLine()) {
-      int start = lineStart;
-      int end = lineEnd;
-      while (start < end && isWhitespace(lineBytes[start])) {
-        start++;
-      }
-      while (end > start && isWhitespace(lineBytes[end - 1])) {
-        end--;
-      }
-      if (start == end) {
+      if (record.length() == 0) {
         continue;
       }
-      requireOneJsonValue(lineBytes, start, end - start);
-      return new DecodedRecord(RawRecord.of(Arrays.copyOfRange(lineBytes, start, end)), lines);
+      if (record.isWhole()) {
+        requireOneJsonValue(record.keptBytes(), record.keptLength());
+      }
+      return new DecodedRecord(record.content(), lines);
     }
     return null;
   }
@@ -76,9 +80,16 @@ final class NdjsonRecords implements RecordReader {
     }
   }
 
-  /** Reads the next line into lineBytes; false at the end of the file. */
+  /**
+   * Reads the next line's value into {@code record}: leading whitespace and byte order marks
+   * skipped, trailing whitespace dropped. False at the end of the file.
+   */
   private boolean readLine() throws IOException {
-    spillLength = 0;
+    record.reset();
+    skippedBeforeValue = 0;
+    boolean beforeValue = true;
+    int byteOrderMarkSeen = 0;
+    long trailingWhitespace = 0;
     boolean consumedAny = false;
     while (true) {
       if (position == limit && !fill()) {
@@ -86,33 +97,48 @@ final class NdjsonRecords implements RecordReader {
           return false;
         }
         // The last line has no newline after it.
+        record.write(BYTE_ORDER_MARK, 0, byteOrderMarkSeen);
         lines++;
-        lineBytes = spill;
-        lineStart = 0;
-        lineEnd = spillLength;
+        record.dropLast(byteOrderMarkSeen > 0 ? 0 : trailingWhitespace);
         return true;
       }
       consumedAny = true;
       int newline = indexOfNewline(position, limit);
-      if (newline >= 0) {
-        if (spillLength == 0) {
-          requireWithinLimit(newline - position);
-          lines++;
-          lineBytes = buffer;
-          lineStart = position;
-          lineEnd = newline;
+      int end = newline >= 0 ? newline : limit;
+      while (beforeValue && position < end) {
+        byte b = buffer[position];
+        if (b == BYTE_ORDER_MARK[byteOrderMarkSeen]) {
+          position++;
+          if (++byteOrderMarkSeen == BYTE_ORDER_MARK.length) {
+            byteOrderMarkSeen = 0;
+            skippedBeforeValue += BYTE_ORDER_MARK.length;
+          }
+        } else if (byteOrderMarkSeen == 0 && isWhitespace(b)) {
+          position++;
+          skippedBeforeValue++;
         } else {
-          appendToSpill(position, newline);
-          lines++;
-          lineBytes = spill;
-          lineStart = 0;
-          lineEnd = spillLength;
+          // Part of a byte order mark followed by something else is content (and not JSON).
+          record.write(BYTE_ORDER_MARK, 0, byteOrderMarkSeen);
+          byteOrderMarkSeen = 0;
+          beforeValue = false;
         }
+      }
+      if (position < end) {
+        record.write(buffer, position, end - position);
+        int last = end;
+        while (last > position && isWhitespace(buffer[last - 1])) {
+          last--;
+        }
+        trailingWhitespace = last == position ? trailingWhitespace + (end - position) : end - last;
+      }
+      position = end;
+      if (newline >= 0) {
         position = newline + 1;
+        record.write(BYTE_ORDER_MARK, 0, byteOrderMarkSeen);
+        lines++;
+        record.dropLast(byteOrderMarkSeen > 0 ? 0 : trailingWhitespace);
         return true;
       }
-      appendToSpill(position, limit);
-      position = limit;
     }
   }
 
@@ -138,48 +164,57 @@ final class NdjsonRecords implements RecordReader {
     return -1;
   }
 
-  private void appendToSpill(int from, int to) throws InvalidRecordException {
-    int length = to - from;
-    requireWithinLimit(spillLength + (long) length);
-    if (spillLength + length > spill.length) {
-      long doubled = Math.max(2L * spill.length, spillLength + (long) length);
-      spill = Arrays.copyOf(spill, (int) Math.min(doubled, maxRecordBytes));
-    }
-    System.arraycopy(buffer, from, spill, spillLength, length);
-    spillLength += length;
-  }
-
-  /** Stops reading a line that no record may be as long as, before it is held in memory. */
-  private void requireWithinLimit(long lineLength) throws InvalidRecordException {
-    if (lineLength > maxRecordBytes) {
-      throw new InvalidRecordException(
-          lines + 1, "the line is longer than the largest record (" + maxRecordBytes + " bytes)");
-    }
-  }
-
-  private void requireOneJsonValue(byte[] bytes, int offset, int length)
-      throws InvalidRecordException {
+  private void requireOneJsonValue(byte[] bytes, int length) throws InvalidRecordException {
     long secondValueColumn;
-    try (JsonParser parser = JSON.createParser(bytes, offset, length)) {
+    JsonParser parser = null;
+    try {
+      parser = JSON.createParser(bytes, 0, length);
       parser.nextToken();
       parser.skipChildren();
       secondValueColumn =
-          parser.nextToken() == null ? -1 : parser.currentTokenLocation().getColumnNr();
-    } catch (JsonProcessingException e) {
+          parser.nextToken() == null ? -1 : column(parser.currentTokenLocation().getColumnNr());
+    } catch (StreamConstraintsException e) {
+      // The constraint's exception carries no location; the parser stands just past the opening
+      // that went one level too deep.
       throw new InvalidRecordException(
           lines,
-          "not valid JSON: "
-              + e.getOriginalMessage()
-              + (e.getLocation() == null ? "" : " (column " + e.getLocation().getColumnNr() + ")"),
-          e);
+          column(parser == null ? 0 : parser.currentLocation().getColumnNr() - 1),
+          "the record nests deeper than "
+              + FrameCodec.MAX_RECORD_DEPTH
+              + " levels, so its frame could not be read",
+          null);
+    } catch (JsonProcessingException e) {
+      // Not chained: Jackson's message quotes the record.
+      throw new InvalidRecordException(
+          lines,
+          column(e.getLocation() == null ? 0 : e.getLocation().getColumnNr()),
+          "not valid JSON: " + ParseProblem.describe(e),
+          null);
     } catch (IOException e) {
       // A parser over a byte array does no I/O; anything else it throws is about the JSON.
-      throw new InvalidRecordException(lines, "not valid JSON: " + e.getMessage(), e);
+      throw new InvalidRecordException(lines, 0, "not valid JSON", null);
+    } finally {
+      closeQuietly(parser);
     }
     if (secondValueColumn >= 0) {
       throw new InvalidRecordException(
-          lines, "not one JSON value: a second value starts at column " + secondValueColumn);
+          lines, secondValueColumn, "not one JSON value: a second value starts here", null);
     }
+  }
+
+  private static void closeQuietly(JsonParser parser) {
+    if (parser != null) {
+      try {
+        parser.close();
+      } catch (IOException ignored) {
+        // A parser over a byte array holds nothing to release.
+      }
+    }
+  }
+
+  /** The line's column for a column of the value, which starts after what was skipped. */
+  private long column(long valueColumn) {
+    return valueColumn <= 0 ? 0 : skippedBeforeValue + valueColumn;
   }
 
   /** JSON's insignificant whitespace (RFC 8259): space, tab, line feed, carriage return. */

@@ -9,12 +9,15 @@ enum RecordFormat {
   JSON_ARRAY,
   CSV;
 
-  /** A reader of {@code content}, which it owns and closes. */
-  RecordReader reader(InputStream content, int maxRecordBytes) throws IOException {
+  /**
+   * A reader of {@code content}, which it owns and closes, producing each record into {@code
+   * record}.
+   */
+  RecordReader reader(InputStream content, RecordBytes record) throws IOException {
     return switch (this) {
-      case NDJSON -> new NdjsonRecords(content, maxRecordBytes);
-      case JSON_ARRAY -> new JsonArrayRecords(content, maxRecordBytes);
-      case CSV -> new CsvRecords(content, maxRecordBytes);
+      case NDJSON -> new NdjsonRecords(content, record);
+      case JSON_ARRAY -> new JsonArrayRecords(content, record);
+      case CSV -> new CsvRecords(content, record);
     };
   }
 }

@@ -1,13 +1,14 @@
 package dfe.fetcher.file.dump;
 
-import dfe.fetcher.envelope.RawRecord;
+import dfe.fetcher.row.Row;
 import java.io.Closeable;
 import java.io.IOException;
 
 /**
- * Pulls the records of one file, one at a time, holding at most one record and bounded buffers.
- * Pulling (rather than pushing into the sink) keeps the decoders free of the sink's exceptions, so
- * those propagate from {@link FileDumpSource} untouched.
+ * Pulls the records of one file, one at a time, holding at most one record (and of a record longer
+ * than {@code max_record_bytes} only its first bytes) and bounded buffers. Pulling (rather than
+ * pushing into the sink) keeps the decoders free of the sink's exceptions, so those propagate from
+ * {@link FileDumpSource} untouched.
  */
 sealed interface RecordReader extends Closeable
     permits NdjsonRecords, JsonArrayRecords, CsvRecords {
@@ -33,8 +34,8 @@ sealed interface RecordReader extends Closeable
   /**
    * One decoded record.
    *
-   * @param json the record's JSON bytes
+   * @param content the record's JSON bytes, or its stand-in when it was too long to keep
    * @param line the line it starts on, 1-based
    */
-  record DecodedRecord(RawRecord json, long line) {}
+  record DecodedRecord(Row.Content content, long line) {}
 }

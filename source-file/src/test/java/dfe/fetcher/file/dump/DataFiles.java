@@ -1,8 +1,10 @@
 package dfe.fetcher.file.dump;
 
+import dfe.fetcher.oversize.OversizePolicy;
 import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.FileMark;
 import dfe.fetcher.row.Mark;
+import dfe.fetcher.row.RowKey;
 import dfe.fetcher.row.SourceException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -77,6 +79,13 @@ final class DataFiles {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A source with {@code oversize} and {@code rowKey}, as the application would bind them. */
+  FileDumpSource source(
+      Decoder decoder, OversizePolicy oversize, Optional<String> rowKey, String... globs) {
+    return new FileDumpSource(
+        new FileDumpSpec(List.of(globs), base, decoder), CLOCK, oversize, rowKey.map(RowKey::at));
   }
 
   FileDumpSource source(Decoder decoder, String... globs) {

@@ -54,7 +54,7 @@ class FileDumpFailureTest {
                 data.source(Decoder.AUTO, "data/*")
                     .read(Optional.empty(), sink, new Cancellation()))
         .isInstanceOf(SourceException.class)
-        .hasMessageStartingWith(bad + ":3: not valid JSON: ");
+        .hasMessageStartingWith(bad + ":3:6: not valid JSON: ");
     assertThat(sink.events)
         .containsExactly(
             begin(),
@@ -75,7 +75,7 @@ class FileDumpFailureTest {
                 data.source(Decoder.AUTO, "data/*")
                     .read(Optional.empty(), sink, new Cancellation()))
         .isInstanceOf(SourceException.class)
-        .hasMessageStartingWith(bad + ":1: not valid JSON: ");
+        .hasMessageStartingWith(bad + ":1:1: not valid JSON: ");
     assertThat(sink.events).containsExactly(begin(), goodRow(), end(markOf(good)));
   }
 

@@ -6,9 +6,9 @@ import static dfe.fetcher.file.dump.RecordingSink.end;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dfe.fetcher.oversize.OversizePolicy;
 import dfe.fetcher.row.SourceException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -101,7 +101,7 @@ class JsonArrayDumpTest {
 
     assertThatThrownBy(() -> data.readAll("data/*.json"))
         .isInstanceOf(SourceException.class)
-        .hasMessageStartingWith(file + ":3: not valid JSON: ");
+        .hasMessageStartingWith(file + ":3:6: not valid JSON: ");
   }
 
   @Test
@@ -111,20 +111,23 @@ class JsonArrayDumpTest {
     assertThatThrownBy(() -> data.readAll("data/*.json"))
         .isInstanceOf(SourceException.class)
         .hasMessageStartingWith(file + ":")
-        .hasMessageContaining("not valid JSON: Unexpected end-of-input");
+        .hasMessageContaining("not valid JSON: unexpected end of input");
   }
 
   @Test
-  void anElementLargerThanTheLargestRecordIsRefused() {
-    Path file = data.write("data/a.json", "[1,\n[" + "1,".repeat(100_000) + "1]]", 1);
+  void anElementLargerThanTheLargestRecordComesOutMeasuredAndTheFileGoesOn() throws Exception {
+    Path file = data.write("data/a.json", "[1,\n[" + "1, ".repeat(100_000) + "1],\n2]", 1);
     FileDumpSource source =
-        new FileDumpSource(
-            new FileDumpSpec(List.of("data/*.json"), temp, Decoder.JSON_ARRAY),
-            DataFiles.CLOCK,
-            1024);
+        data.source(
+            Decoder.JSON_ARRAY, new OversizePolicy(1024, 4), Optional.empty(), "data/*.json");
 
-    assertThatThrownBy(() -> DataFiles.read(source, Optional.empty()))
-        .isInstanceOf(SourceException.class)
-        .hasMessage(file + ":2: the element is larger than the largest record (1024 bytes)");
+    assertThat(DataFiles.read(source, Optional.empty()).events)
+        .containsExactly(
+            RecordingSink.begin(),
+            new RecordingSink.Record("1", file + ":1", DataFiles.CLOCK.millis()),
+            // Re-emitted compactly: "[" + 100 000 times "1," + "1]".
+            new RecordingSink.NotKept(200_003, Optional.empty(), "[1,1", file + ":2"),
+            new RecordingSink.Record("2", file + ":3", DataFiles.CLOCK.millis()),
+            RecordingSink.end(DataFiles.markOf(file)));
   }
 }

@@ -3,10 +3,10 @@ package dfe.fetcher.file.dump;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dfe.fetcher.oversize.OversizePolicy;
 import dfe.fetcher.row.SourceException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,22 +89,25 @@ class NdjsonDumpTest {
 
     assertThatThrownBy(() -> data.readAll("data/*.ndjson"))
         .isInstanceOf(SourceException.class)
-        .hasMessageStartingWith(file + ":2: not one JSON value");
+        .hasMessageStartingWith(file + ":2:9: not one JSON value");
   }
 
   @ParameterizedTest(name = "a line of {0} bytes")
   @ValueSource(ints = {2_000, 1_000_000})
-  void aLineLongerThanTheLargestRecordIsRefusedWithoutHoldingIt(int length) {
-    Path file = data.write("data/a.ndjson", "{\"a\":1}\n\"" + "x".repeat(length) + "\"\n", 1);
+  void aLineLongerThanTheLargestRecordComesOutMeasuredAndTheFileGoesOn(int length) {
+    Path file =
+        data.write(
+            "data/a.ndjson", "{\"a\":1}\n  \"" + "x".repeat(length) + "\" \r\n{\"a\":3}\n", 1);
     FileDumpSource source =
-        new FileDumpSource(
-            new FileDumpSpec(List.of("data/*.ndjson"), temp, Decoder.NDJSON),
-            DataFiles.CLOCK,
-            1024);
+        data.source(Decoder.NDJSON, new OversizePolicy(1024, 8), Optional.empty(), "data/*.ndjson");
 
-    assertThatThrownBy(() -> DataFiles.read(source, Optional.empty()))
-        .isInstanceOf(SourceException.class)
-        .hasMessage(file + ":2: the line is longer than the largest record (1024 bytes)");
+    assertThat(read(source).events)
+        .containsExactly(
+            RecordingSink.begin(),
+            new RecordingSink.Record("{\"a\":1}", file + ":1", DataFiles.CLOCK.millis()),
+            new RecordingSink.NotKept(length + 2, Optional.empty(), "\"xxxxxxx", file + ":2"),
+            new RecordingSink.Record("{\"a\":3}", file + ":3", DataFiles.CLOCK.millis()),
+            RecordingSink.end(DataFiles.markOf(file)));
   }
 
   @Test
@@ -112,11 +115,16 @@ class NdjsonDumpTest {
     String record = "\"" + "x".repeat(1022) + "\"";
     data.write("data/a.ndjson", record + "\n", 1);
     FileDumpSource source =
-        new FileDumpSource(
-            new FileDumpSpec(List.of("data/*.ndjson"), temp, Decoder.NDJSON),
-            DataFiles.CLOCK,
-            1024);
+        data.source(Decoder.NDJSON, new OversizePolicy(1024, 8), Optional.empty(), "data/*.ndjson");
 
-    assertThat(DataFiles.read(source, Optional.empty()).records()).containsExactly(record);
+    assertThat(read(source).records()).containsExactly(record);
+  }
+
+  private static RecordingSink read(FileDumpSource source) {
+    try {
+      return DataFiles.read(source, Optional.empty());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
   }
 }

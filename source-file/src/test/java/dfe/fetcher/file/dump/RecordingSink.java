@@ -13,11 +13,15 @@ import java.util.OptionalLong;
 /** A sink that records every call, in order, so tests can state the exact sequence expected. */
 class RecordingSink implements RowSink {
 
-  sealed interface Event permits Begin, Record, End, Abort, Advance {}
+  sealed interface Event permits Begin, Record, NotKept, End, Abort, Advance {}
 
   record Begin(OptionalLong total) implements Event {}
 
   record Record(String json, String origin, long fetchedAtMillis) implements Event {}
+
+  /** A record the source measured but did not keep: its length, key and DLQ copy. */
+  record NotKept(long bytes, Optional<String> rowKey, String dlqCopy, String origin)
+      implements Event {}
 
   record End(Optional<Mark> mark) implements Event {}
 
@@ -42,6 +46,15 @@ class RecordingSink implements RowSink {
 
   @Override
   public void row(Row row) throws InterruptedException {
+    if (row.content() instanceof Row.NotKept notKept) {
+      events.add(
+          new NotKept(
+              notKept.bytes(),
+              notKept.rowKey(),
+              new String(notKept.dlqCopy(), StandardCharsets.UTF_8),
+              row.origin()));
+      return;
+    }
     events.add(
         new Record(
             new String(row.record().bytes(), StandardCharsets.UTF_8),
