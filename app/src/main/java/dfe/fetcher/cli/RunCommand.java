@@ -101,7 +101,16 @@ final class RunCommand implements Callable<Integer> {
     CountDownLatch stopRequested = new CountDownLatch(1);
     Signal.handle(new Signal("TERM"), signal -> stopRequested.countDown());
     Signal.handle(new Signal("INT"), signal -> stopRequested.countDown());
-    Signal.handle(new Signal("HUP"), signal -> reload(service));
+    // A reload may wait up to the stop grace for a replaced connection's tick: never in the
+    // signal's own thread, and one at a time.
+    java.util.concurrent.ExecutorService reloads =
+        java.util.concurrent.Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "reload");
+              thread.setDaemon(true);
+              return thread;
+            });
+    Signal.handle(new Signal("HUP"), signal -> reloads.execute(() -> reload(service)));
     try {
       service.start();
     } catch (IOException e) {
