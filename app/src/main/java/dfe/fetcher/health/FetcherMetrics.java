@@ -21,6 +21,7 @@ public final class FetcherMetrics {
   private final Histogram tickDuration;
   private final Counter checkpointCommits;
   private final Counter tickFailures;
+  private final Counter filesSkipped;
 
   public FetcherMetrics() {
     this(new PrometheusRegistry());
@@ -83,6 +84,12 @@ public final class FetcherMetrics {
             .help("Unit ticks that failed")
             .labelNames("source")
             .register(registry);
+    filesSkipped =
+        Counter.builder()
+            .name(MetricNames.FILES_SKIPPED)
+            .help("Files a dump passed over, once per tick each")
+            .labelNames("source", "reason")
+            .register(registry);
   }
 
   public PrometheusRegistry registry() {
@@ -130,6 +137,11 @@ public final class FetcherMetrics {
     tickFailures.labelValues(source).inc();
   }
 
+  /** {@code reason} is a fixed word ({@code vanished}, {@code bad_file}, ...), not a message. */
+  public void fileSkipped(String source, String reason) {
+    filesSkipped.labelValues(source, reason).inc();
+  }
+
   /** The current value of a counter, for tests and for the once-run summary. */
   public double counterValue(String name, String... labelValues) {
     return switch (name) {
@@ -141,6 +153,7 @@ public final class FetcherMetrics {
       case MetricNames.DLQ -> deadLetters.labelValues(labelValues).get();
       case MetricNames.CHECKPOINT_COMMITS -> checkpointCommits.labelValues(labelValues).get();
       case MetricNames.TICK_FAILURES -> tickFailures.labelValues(labelValues).get();
+      case MetricNames.FILES_SKIPPED -> filesSkipped.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no counter named " + name);
     };
   }

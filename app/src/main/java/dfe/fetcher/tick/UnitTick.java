@@ -6,11 +6,14 @@ import dfe.fetcher.row.Row;
 import dfe.fetcher.row.RowKey;
 import dfe.fetcher.row.RowSink;
 import dfe.fetcher.row.Shape;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One tick of one unit: the sink its source pushes into, wiring the stages together and checking
@@ -22,9 +25,14 @@ import java.util.OptionalLong;
  * skips the envelope: oversize → DLQ and skipped, filter on the record, enrichment,
  * acknowledgement. A part's end frame is sent only once every frame before it was acknowledged; the
  * part counts complete, and its position is committed, only after the end was acknowledged. Any
- * failure propagates out of the sink methods; the runner then calls {@link #abort()}.
+ * failure propagates out of the sink methods; the runner then calls {@link #abort()}. What the
+ * source passes over is logged ({@code event=file_skipped}) and counted in {@code
+ * dfe_fetcher_files_skipped_total}; a part it skips as bad also gets a DLQ entry whose payload is
+ * the place (the file's path).
  */
 final class UnitTick implements RowSink {
+
+  private static final Logger LOG = LoggerFactory.getLogger(UnitTick.class);
 
   /** How long one wait for an acknowledgement lasts before the tick checks for stop again. */
   static final Duration WAIT_SLICE = Duration.ofMillis(100);
@@ -162,6 +170,36 @@ final class UnitTick implements RowSink {
       context.metrics().snapshotAborted(unit.store());
     }
     abortedParts.add(reason);
+  }
+
+  @Override
+  public void skipPart(String place, String reason) throws InterruptedException {
+    checkNotStopping();
+    if (envelope.abandon()) {
+      context.metrics().snapshotAborted(unit.store());
+    }
+    LOG.warn(
+        "event=file_skipped unit={} file={} reason=bad_file detail=\"{}\"",
+        unit.store(),
+        place,
+        reason);
+    context.metrics().fileSkipped(unit.store(), "bad_file");
+    sendDeadLetter(
+        new DeadLetter(
+            "bad file skipped: " + reason,
+            OptionalLong.empty(),
+            place.getBytes(StandardCharsets.UTF_8),
+            "bad_file"));
+  }
+
+  @Override
+  public void skipped(String place, String reason) {
+    if (reason.equals("not_settled")) {
+      LOG.info("event=file_skipped unit={} file={} reason={}", unit.store(), place, reason);
+    } else {
+      LOG.warn("event=file_skipped unit={} file={} reason={}", unit.store(), place, reason);
+    }
+    context.metrics().fileSkipped(unit.store(), reason);
   }
 
   @Override

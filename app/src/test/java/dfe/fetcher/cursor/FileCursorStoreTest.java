@@ -120,14 +120,14 @@ class FileCursorStoreTest {
   }
 
   @Test
-  void aCursorFromTheFirstBuildStillLoads() throws Exception {
+  void aCursorFromTheFirstBuildLoadsAsCoveringNoFile() throws Exception {
     writeCursor(
         "demo.files.dump",
         "{\"mark\":{\"type\":\"file\",\"changed_at\":\"2026-05-01T12:00:00.123456789Z\","
             + "\"path\":\"/d/a.ndjson\"},\"committed_at\":\"2026-05-01T12:00:01Z\"}");
 
     assertThat(store().load("demo.files.dump"))
-        .contains(new FileMark(Instant.parse("2026-05-01T12:00:00.123456789Z"), "/d/a.ndjson"));
+        .contains(new FileMark(FileMark.EMPTY_WATERMARK, "/d/a.ndjson", java.util.List.of()));
     assertThat(unreadableReports()).isEmpty();
   }
 
@@ -166,12 +166,12 @@ class FileCursorStoreTest {
     store.load("broken");
     store.load("broken");
 
-    writeCursor("broken", "{\"version\":2,\"mark\":{\"kind\":\"file\"}}");
+    writeCursor("broken", "{\"version\":3,\"mark\":{\"kind\":\"file\"}}");
     store.load("broken");
     store.load("broken");
 
     assertThat(unreadableReports()).hasSize(2);
-    assertThat(unreadableReports().get(1)).contains("version 2");
+    assertThat(unreadableReports().get(1)).contains("version 3");
   }
 
   @Test

@@ -174,11 +174,24 @@ class HealthEndpointsTest {
     assertThat(metrics).doesNotContain("hunter2").doesNotContain(RECORD_MARKER);
     Map<String, Set<String>> allowed =
         Map.of(
-            "store", Set.of("inventory.hosts", "broken.feed"),
-            "source", Set.of("inventory.hosts", "broken.feed"),
-            "topic", Set.of("inventory-hosts_land", "broken-feed_land", "dfe_fetcher_dlq"),
-            "status", Set.of("complete", "aborted"),
-            "reason", Set.of("oversize", "refused"));
+            "store",
+            Set.of("inventory.hosts", "broken.feed"),
+            "source",
+            Set.of("inventory.hosts", "broken.feed"),
+            "topic",
+            Set.of("inventory-hosts_land", "broken-feed_land", "dfe_fetcher_dlq"),
+            "status",
+            Set.of("complete", "aborted"),
+            "reason",
+            Set.of(
+                "oversize",
+                "refused",
+                "bad_file",
+                "not_regular",
+                "outside_base",
+                "unreadable",
+                "vanished",
+                "not_settled"));
     Pattern label = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
     int checked = 0;
     for (String line : sampleLines(metrics)) {
@@ -209,6 +222,14 @@ class HealthEndpointsTest {
     workspace.write(
         "data/broken/bad.ndjson",
         FetcherWorkspace.ndjson("{\"id\":\"rec-marker-delta\"}", "{\"id\":\"rec-marker-"));
+    try {
+      // A dangling link is passed over (not a regular file): dfe_fetcher_files_skipped_total.
+      java.nio.file.Files.createSymbolicLink(
+          workspace.directory().resolve("data/hosts/gone.ndjson"),
+          workspace.directory().resolve("nowhere"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** Every name {@link MetricNames} declares, so a metric added there is checked here too. */

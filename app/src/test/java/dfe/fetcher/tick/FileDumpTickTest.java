@@ -69,8 +69,9 @@ class FileDumpTickTest {
 
   @Test
   void eachFileLandsAsOneCompleteSnapshotOldestFirst() throws IOException {
+    // Oldest by change time, which the system sets when a file is written.
+    write("a.ndjson", 300, "{\"id\":\"a1\"}");
     write("b.ndjson", 200, "{\"id\":\"b1\"}", "{\"id\":\"b2\"}");
-    write("a.ndjson", 100, "{\"id\":\"a1\"}");
 
     assertThat(tick()).isInstanceOf(TickOutcome.Succeeded.class);
 
@@ -212,8 +213,8 @@ class FileDumpTickTest {
     assertThat(landing.completeSnapshotRowsInLandingOrder())
         .containsExactly(
             List.of("{\"id\":\"a1\"}"),
-            List.of("{\"id\":\"b1\"}", "{\"id\":\"b2\"}"),
-            List.of("{\"id\":\"c1\"}"));
+            List.of("{\"id\":\"c1\"}"), // c waited only for the tick, b was fixed after it
+            List.of("{\"id\":\"b1\"}", "{\"id\":\"b2\"}"));
   }
 
   @Test

@@ -25,25 +25,37 @@ import java.util.stream.Collectors;
  * The one written form of a checkpoint, versioned so later builds can read what earlier ones wrote:
  *
  * <pre>{@code
- * {"version":1,"mark":{"kind":"file","changed_at":"2026-05-01T12:00:00.123456789Z","path":"/d/a.ndjson"},
+ * {"version":2,"mark":{"kind":"file","watermark":"2026-05-01T12:00:00.123456789Z","path":"/d/a.ndjson",
+ *  "committed":[{"path":"/d/a.ndjson","identity":"(dev=803,ino=12)","size":"120",
+ *  "modified_at":"2026-04-30T00:00:00Z","changed_at":"2026-05-01T12:00:00.123456789Z"}]},
  *  "committed_at":"2026-05-01T12:00:01Z"}
- * {"version":1,"mark":{"kind":"keyset","values":[{"type":"integer","value":"42"},
+ * {"version":2,"mark":{"kind":"keyset","values":[{"type":"integer","value":"42"},
  *  {"type":"decimal","value":"1.50"},{"type":"string","value":"x"},
  *  {"type":"timestamp","value":"2026-05-01T12:00:00.123456Z"},
  *  {"type":"local_timestamp","value":"2026-05-01T12:00:00.123456"},{"type":"bytes","value":"AAE="}]}}
- * {"version":1,"mark":{"kind":"window","end":"2026-05-01T12:00:00Z"}}
- * {"version":1,"mark":{"kind":"cursor_token","token":"..."}}
+ * {"version":2,"mark":{"kind":"window","end":"2026-05-01T12:00:00Z"}}
+ * {"version":2,"mark":{"kind":"cursor_token","token":"..."}}
  * }</pre>
  *
  * Numbers travel as strings so no value passes through binary floating point; times are ISO-8601 at
- * full precision. A document without {@code version} is the first build's file cursor ({@code
- * {"mark":{"type":"file",...}}}) and still reads. Unknown fields are ignored; an unknown version or
- * kind is {@linkplain UnreadableMarkException unreadable}, never guessed at.
+ * full precision.
+ *
+ * <p>Older forms still read. Version 1 is version 2 but for the file mark, which held only the
+ * greatest (modification time, path) committed ({@code
+ * {"kind":"file","changed_at":...,"path":...}}); a document without {@code version} is the first
+ * build's file cursor ({@code {"mark":{"type":"file",...}}}). Neither can say which files were
+ * really read (a file moved in with an older modification time was skipped under them), so both
+ * read as a file mark whose watermark is {@link FileMark#EMPTY_WATERMARK} and which holds no
+ * entries: every file is read once more rather than any skipped. Unknown fields are ignored; an
+ * unknown version or kind is {@linkplain UnreadableMarkException unreadable}, never guessed at.
  */
 public final class MarkCodec {
 
   /** The version this build writes. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
+
+  /** The version before the file mark carried its committed files. */
+  private static final int VERSION_WITHOUT_COMMITTED_FILES = 1;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -95,15 +107,26 @@ public final class MarkCodec {
     }
     if (!version.isInt()) {
       throw new UnreadableMarkException(
-          "\"version\" is not an integer (this build reads " + VERSION + ")");
+          "\"version\" is not an integer (this build reads "
+              + VERSION_WITHOUT_COMMITTED_FILES
+              + " and "
+              + VERSION
+              + ")");
     }
-    if (version.asInt() != VERSION) {
+    boolean withCommittedFiles = version.asInt() == VERSION;
+    if (!withCommittedFiles && version.asInt() != VERSION_WITHOUT_COMMITTED_FILES) {
       throw new UnreadableMarkException(
-          "version " + version.asInt() + " is not one this build reads (it reads " + VERSION + ")");
+          "version "
+              + version.asInt()
+              + " is not one this build reads (it reads "
+              + VERSION_WITHOUT_COMMITTED_FILES
+              + " and "
+              + VERSION
+              + ")");
     }
     String kind = mark.path("kind").asText("");
     return switch (kind) {
-      case "file" -> new FileMark(instant(mark, "changed_at"), text(mark, "path"));
+      case "file" -> withCommittedFiles ? file(mark) : withoutCommittedFiles(mark);
       case "keyset" -> keyset(mark);
       case "window" -> new WindowMark(instant(mark, "end"));
       case "cursor_token" -> cursorToken(mark);
@@ -119,8 +142,17 @@ public final class MarkCodec {
     switch (mark.kind()) {
       case FILE -> {
         FileMark file = (FileMark) mark;
-        node.put("changed_at", file.changedAt().toString());
+        node.put("watermark", file.watermark().toString());
         node.put("path", file.path());
+        ArrayNode committed = node.putArray("committed");
+        for (FileMark.CommittedFile entry : file.committed()) {
+          ObjectNode entryNode = committed.addObject();
+          entryNode.put("path", entry.path());
+          entryNode.put("identity", entry.identity());
+          entryNode.put("size", Long.toString(entry.size()));
+          entryNode.put("modified_at", entry.modifiedAt().toString());
+          entryNode.put("changed_at", entry.changedAt().toString());
+        }
       }
       case KEYSET -> {
         ArrayNode values = node.putArray("values");
@@ -139,6 +171,39 @@ public final class MarkCodec {
     node.put("type", value.typeName());
     node.put("value", value.text());
     return node;
+  }
+
+  private static FileMark file(JsonNode mark) throws UnreadableMarkException {
+    JsonNode committed = mark.path("committed");
+    if (!committed.isArray()) {
+      throw new UnreadableMarkException("a file mark needs a \"committed\" list");
+    }
+    List<FileMark.CommittedFile> entries = new ArrayList<>();
+    for (JsonNode entry : committed) {
+      long size;
+      try {
+        size = Long.parseLong(text(entry, "size"));
+      } catch (NumberFormatException e) {
+        throw new UnreadableMarkException("a committed file's \"size\" is not an integer");
+      }
+      entries.add(
+          new FileMark.CommittedFile(
+              text(entry, "path"),
+              text(entry, "identity"),
+              size,
+              instant(entry, "modified_at"),
+              instant(entry, "changed_at")));
+    }
+    return new FileMark(instant(mark, "watermark"), text(mark, "path"), entries);
+  }
+
+  /**
+   * A file mark of a form that kept only the greatest (modification time, path): it covers no file,
+   * see the class comment.
+   */
+  private static FileMark withoutCommittedFiles(JsonNode mark) throws UnreadableMarkException {
+    instant(mark, "changed_at"); // still refuse a document that was never well formed
+    return new FileMark(FileMark.EMPTY_WATERMARK, text(mark, "path"));
   }
 
   private static KeysetMark keyset(JsonNode mark) throws UnreadableMarkException {
@@ -193,7 +258,7 @@ public final class MarkCodec {
     if (!type.equals("file")) {
       throw new UnreadableMarkException("no \"version\" and not a first-build file cursor");
     }
-    return new FileMark(instant(mark, "changed_at"), text(mark, "path"));
+    return withoutCommittedFiles(mark);
   }
 
   private static String text(JsonNode node, String field) throws UnreadableMarkException {

@@ -30,5 +30,12 @@ public final class MetricNames {
   /** Label {@code source}: ticks that failed. */
   public static final String TICK_FAILURES = "dfe_fetcher_tick_failures_total";
 
+  /**
+   * Labels {@code source}, {@code reason} ({@code not_regular}, {@code outside_base}, {@code
+   * unreadable}, {@code vanished}, {@code not_settled}, {@code bad_file}): files a dump passed
+   * over, counted once per tick each.
+   */
+  public static final String FILES_SKIPPED = "dfe_fetcher_files_skipped_total";
+
   private MetricNames() {}
 }

@@ -25,7 +25,16 @@ import java.util.OptionalLong;
  *       that reached {@code max_pages}); no {@code end} is sent, the snapshot counts {@code
  *       aborted}, and the tick is reported failed with the reason once the source returns. A source
  *       may go on with later parts after an abort.
+ *   <li><b>skipped on purpose</b> ({@link #skipPart}): the part is bad and the unit is configured
+ *       to pass over bad parts; no {@code end} is sent, the snapshot (if one was begun) counts
+ *       {@code aborted}, the driver sends a dead letter naming the place and the reason, and the
+ *       tick does not fail on its account. A dump source that wants the skip remembered commits it
+ *       with the next {@code endPart}'s position, or with {@link #advance} when no part follows.
  * </ul>
+ *
+ * <p>What a source passes over while it looks for parts (a file that is not a regular file, a
+ * directory it cannot list, a file that vanished before it was opened) it reports through {@link
+ * #skipped}, once per read, so nothing is left out silently.
  *
  * <p>Any exception a sink method throws (the transport failed, the service is stopping) must
  * propagate out of {@link RowSource#read} unchanged: the source closes what it opened and reads no
@@ -59,6 +68,28 @@ public interface RowSink {
    */
   void abortPart(String reason) throws InterruptedException;
 
-  /** An incremental unit reached {@code mark} with no further rows (a window with no records). */
+  /**
+   * The open part (if any) is bad and the source passes over it on purpose: no {@code end}, a dead
+   * letter naming {@code place} and {@code reason}, and the tick goes on. {@code place} is what the
+   * operator looks for (a file's path); {@code reason} says what is wrong with it, never quoting a
+   * record. A driver without a dead-letter queue must at least log it.
+   */
+  default void skipPart(String place, String reason) throws InterruptedException {
+    abortPart(place + ": " + reason);
+  }
+
+  /**
+   * The source passed over {@code place} while looking for parts, and reads on; {@code reason} is a
+   * fixed word for the metric label ({@code not_regular}, {@code outside_base}, {@code unreadable},
+   * {@code vanished}, {@code not_settled}). The driver logs and counts it; it does not fail the
+   * tick.
+   */
+  default void skipped(String place, String reason) {}
+
+  /**
+   * An incremental unit reached {@code mark} with no further rows (a window with no records); a
+   * dump source, between parts, reached a position no part ends at (it skipped a bad file last).
+   * The driver commits {@code mark} once everything before it is acknowledged.
+   */
   void advance(Mark mark) throws InterruptedException;
 }

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -177,7 +178,7 @@ class MarkCodecTest {
           JSON.readTree(MarkCodec.encode(new WindowMark(Instant.EPOCH), COMMITTED_AT));
 
       assertThat(document.path("version").isInt()).isTrue();
-      assertThat(document.path("version").asInt()).isEqualTo(1);
+      assertThat(document.path("version").asInt()).isEqualTo(MarkCodec.VERSION);
       assertThat(document.path("committed_at").asText()).isEqualTo("2026-05-01T12:00:01Z");
       assertThat(document.path("mark").path("kind").asText()).isEqualTo("window");
     }
@@ -238,7 +239,7 @@ class MarkCodecTest {
                   utf8(
                       "{\"mark\":{\"type\":\"file\",\"changed_at\":\"2026-05-01T12:00:00.123456789Z\","
                           + "\"path\":\"/d/a.ndjson\"},\"committed_at\":\"2026-05-01T12:00:01Z\"}")))
-          .isEqualTo(new FileMark(Instant.parse("2026-05-01T12:00:00.123456789Z"), "/d/a.ndjson"));
+          .isEqualTo(new FileMark(FileMark.EMPTY_WATERMARK, "/d/a.ndjson", List.of()));
     }
   }
 
@@ -316,9 +317,9 @@ class MarkCodecTest {
 
     @Test
     void anUnknownVersionNamesTheVersionThisBuildReads() {
-      assertThat(messageOfDecoding("{\"version\":2,\"mark\":{\"kind\":\"file\"}}"))
-          .contains("version")
-          .contains("1");
+      assertThat(messageOfDecoding("{\"version\":3,\"mark\":{\"kind\":\"file\"}}"))
+          .contains("version 3")
+          .contains("reads 1 and 2");
     }
 
     @Test
@@ -418,5 +419,44 @@ class MarkCodecTest {
               codePoints.forEach(text::appendCodePoint);
               return text.toString();
             });
+  }
+
+  @Test
+  void aFileMarkWithItsCommittedFilesReadsBackEqual() throws Exception {
+    FileMark mark =
+        new FileMark(
+            Instant.parse("2026-05-01T12:00:00.123456789Z"),
+            "/d/a.ndjson",
+            List.of(
+                new FileMark.CommittedFile(
+                    "/d/a.ndjson",
+                    "(dev=803,ino=12)",
+                    120,
+                    Instant.parse("2026-04-30T00:00:00Z"),
+                    Instant.parse("2026-05-01T12:00:00.123456789Z"))));
+
+    assertThat(MarkCodec.decode(MarkCodec.encode(mark, Instant.EPOCH))).isEqualTo(mark);
+  }
+
+  @Test
+  void aVersionOneFileMarkCoversNoFile() throws Exception {
+    byte[] v1 =
+        ("{\"version\":1,\"mark\":{\"kind\":\"file\",\"changed_at\":\"2026-05-01T12:00:00Z\","
+                + "\"path\":\"/d/a.ndjson\"}}")
+            .getBytes(StandardCharsets.UTF_8);
+
+    assertThat(MarkCodec.decode(v1))
+        .isEqualTo(new FileMark(FileMark.EMPTY_WATERMARK, "/d/a.ndjson", List.of()));
+  }
+
+  @Test
+  void theVersionlessFileCursorCoversNoFile() throws Exception {
+    byte[] legacy =
+        ("{\"mark\":{\"type\":\"file\",\"changed_at\":\"2026-05-01T12:00:00Z\","
+                + "\"path\":\"/d/a.ndjson\"}}")
+            .getBytes(StandardCharsets.UTF_8);
+
+    assertThat(MarkCodec.decode(legacy))
+        .isEqualTo(new FileMark(FileMark.EMPTY_WATERMARK, "/d/a.ndjson", List.of()));
   }
 }

@@ -10,6 +10,7 @@ import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceFamily;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -29,7 +30,8 @@ import java.util.Optional;
  *         - unit: <name>
  *           enabled: true
  *           row_key: /id
- *           dump: {paths: ["data/**\/*.ndjson"], decoder: auto}
+ *           dump: {paths: ["data/**\/*.ndjson"], decoder: auto,
+ *                  settle_secs: 0, on_bad_file: stop, follow_symlinks: false}
  * }</pre>
  *
  * Globs are checked by the matcher that runs them and made absolute against the configuration
@@ -39,7 +41,8 @@ public final class FileSourceFamily implements SourceFamily {
 
   static final List<String> CONNECTION_KEYS = List.of("units");
   static final List<String> UNIT_KEYS = List.of("unit", "enabled", "row_key", "dump");
-  static final List<String> DUMP_KEYS = List.of("paths", "decoder");
+  static final List<String> DUMP_KEYS =
+      List.of("paths", "decoder", "settle_secs", "on_bad_file", "follow_symlinks");
 
   @Override
   public String name() {
@@ -141,11 +144,26 @@ public final class FileSourceFamily implements SourceFamily {
                     ", ", Arrays.stream(Decoder.values()).map(Decoder::configName).toList()));
       }
     }
+    Duration settle = Duration.ofSeconds(dump.integer("settle_secs", 0, 0, Integer.MAX_VALUE));
+    FileDumpSpec.BadFilePolicy onBadFile = FileDumpSpec.BadFilePolicy.STOP;
+    Optional<String> policyName = dump.string("on_bad_file");
+    if (policyName.isPresent()) {
+      Optional<FileDumpSpec.BadFilePolicy> named =
+          Arrays.stream(FileDumpSpec.BadFilePolicy.values())
+              .filter(p -> p.configName().equals(policyName.get()))
+              .findFirst();
+      if (named.isPresent()) {
+        onBadFile = named.get();
+      } else {
+        dump.report("on_bad_file", "unknown policy '" + policyName.get() + "'; one of stop, skip");
+      }
+    }
+    boolean followSymlinks = dump.bool("follow_symlinks", false);
     if (paths.isEmpty()) {
       // Reported above; a placeholder keeps the spec constructible so binding goes on.
       paths.add(baseDirectory.toString());
     }
-    return new FileDumpSpec(paths, baseDirectory, decoder);
+    return new FileDumpSpec(paths, baseDirectory, decoder, settle, onBadFile, followSymlinks);
   }
 
   /** {@code pattern} made absolute against the config's directory, once the runner accepts it. */

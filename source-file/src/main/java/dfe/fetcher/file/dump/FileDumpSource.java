@@ -23,51 +23,60 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
- * A {@code sources.file} dump unit: each file its globs match is one dump part, read when it is new
- * or has changed since the checkpoint.
+ * A {@code sources.file} dump unit: each file its globs match is one dump part, read unless the
+ * checkpoint shows it committed as it is now.
  *
  * <p>On {@link #read}:
  *
  * <ol>
  *   <li>The directories the globs name are walked (only each glob's leading literal directory; a
- *       directory that does not exist holds no files; symbolic links are followed, loops skipped).
- *       Each matching regular file gets the mark {@code FileMark(last-modified time at full
- *       precision, normalized absolute path)}, taken when it is listed.
- *   <li>Files whose mark is not strictly after the checkpoint's are dropped, comparing the (time,
- *       path) pair: two files changed in the same instant are both read, and a file rewritten in
- *       place (a later time) is read again. A file that appears with a time before the checkpoint
- *       (moved in with its old time kept) is never read.
- *   <li>The rest are read oldest first, ties broken by path, each completely before the next: when
- *       its first record has been decoded, {@link RowSink#beginPart beginPart(empty)}, then {@link
- *       RowSink#row row} for each record, then {@link RowSink#endPart endPart(mark)}. A file
- *       without records gets {@code beginPart} then {@code endPart} once its clean end is reached.
- *       With no file to read the sink is not called at all.
+ *       directory that does not exist holds no files). A symbolic link is followed when its target
+ *       lies inside that directory, or always with {@code follow_symlinks}; loops are skipped. Each
+ *       matching regular file is stat'ed: identity, size, modification and change time ({@code
+ *       unix:ctime}). What the walk passes over is reported through {@link RowSink#skipped}.
+ *   <li>Files the checkpoint holds as committed are dropped (see {@link DumpProgress}); files
+ *       changed within {@code settle_secs} are reported and held back.
+ *   <li>The rest are read in (change time, path) order, each completely before the next: when its
+ *       first record has been decoded, {@link RowSink#beginPart beginPart(empty)}, then {@link
+ *       RowSink#row row} for each record; then the file is stat'ed again and, unchanged, gets
+ *       {@link RowSink#endPart endPart(position)}, the position holding every file committed so
+ *       far; changed, it gets {@link RowSink#abortPart} and is read again next time. A file without
+ *       records gets {@code beginPart} then its end. With no file to read the sink is not called at
+ *       all, but for what was skipped.
  * </ol>
  *
- * <p>Each row carries {@code Row.ofDump(content, clock.millis(), "FILE:LINE")}, FILE the mark's
- * path and LINE where the record starts. Memory does not grow with the file: files are streamed
- * through fixed-size buffers, and a record longer than the unit's {@code oversize.max_record_bytes}
- * (whatever its length) is measured while it streams past and handed over as a {@link Row.NotKept}
- * (exact length, first {@code max_dlq_bytes} bytes, {@code row_key} when its value lies within the
- * first {@code max_record_bytes} bytes), which the driver turns into a stub; the file goes on with
- * its next record. See each decoder for what it must still hold of a long record.
+ * <p>Each row carries {@code Row.ofDump(content, clock.millis(), "FILE:LINE")}, FILE the file's
+ * normalized absolute path and LINE where the record starts. Memory does not grow with the file:
+ * files are streamed through fixed-size buffers, and a record longer than the unit's {@code
+ * oversize.max_record_bytes} (whatever its length) is measured while it streams past and handed
+ * over as a {@link Row.NotKept} (exact length, first {@code max_dlq_bytes} bytes, {@code row_key}
+ * when its value lies within the first {@code max_record_bytes} bytes), which the driver turns into
+ * a stub; the file goes on with its next record. See each decoder for what it must still hold of a
+ * long record.
  *
- * <p>When a file cannot be listed, opened, decompressed or decoded, {@code read} throws a {@link
+ * <p>When a file cannot be opened, decompressed or decoded, {@code read} throws a {@link
  * SourceException} whose message starts with {@code FILE:LINE:COLUMN: } (or {@code FILE:LINE: }
  * where no column is known, {@code FILE: } where no line applies) and says what is wrong without
- * quoting the content; the files before it were ended, the bad file is not. Exceptions the sink
- * throws, including {@link InterruptedException}, propagate unchanged, and the file is closed. A
- * file channel closed by an interrupt surfaces as {@link InterruptedException}, not as bad input.
+ * quoting the content; the files before it were ended, the bad file is not. With {@code
+ * on_bad_file: skip} it gets {@link RowSink#skipPart} instead and the read goes on. A file removed
+ * after it was listed is reported {@code vanished}, not a failure. Exceptions the sink throws,
+ * including {@link InterruptedException}, propagate unchanged, and the file is closed. A file
+ * channel closed by an interrupt surfaces as {@link InterruptedException}, not as bad input.
  *
  * <p>Holds no state between reads; one instance may be read from several threads.
  */
@@ -75,6 +84,9 @@ public final class FileDumpSource implements RowSource {
 
   private final Decoder decoder;
   private final List<PathGlob> globs;
+  private final Duration settle;
+  private final FileDumpSpec.BadFilePolicy onBadFile;
+  private final boolean followSymlinks;
   private final Clock clock;
   private final OversizePolicy oversize;
   private final Optional<RowKey> rowKey;
@@ -85,7 +97,8 @@ public final class FileDumpSource implements RowSource {
   }
 
   /**
-   * A unit reading what {@code spec} describes, stamping rows with {@code clock}'s time.
+   * A unit reading what {@code spec} describes, stamping rows with {@code clock}'s time and judging
+   * change times (settling, the watermark) by it.
    *
    * @param oversize the deployment's {@code oversize:} block: a record longer than its {@code
    *     max_record_bytes} is not held (see the class)
@@ -96,13 +109,16 @@ public final class FileDumpSource implements RowSource {
     Objects.requireNonNull(spec, "spec");
     this.decoder = spec.decoder();
     this.globs = spec.globs();
+    this.settle = spec.settle();
+    this.onBadFile = spec.onBadFile();
+    this.followSymlinks = spec.followSymlinks();
     this.clock = Objects.requireNonNull(clock, "clock");
     this.oversize = Objects.requireNonNull(oversize, "oversize");
     this.rowKey = Objects.requireNonNull(rowKey, "rowKey");
   }
 
   /**
-   * Reads every matching file after {@code checkpoint}, as the class describes.
+   * Reads every matching file not yet committed, as the class describes.
    *
    * @param checkpoint a {@link FileMark} this unit produced, or empty to read every file
    * @throws IllegalArgumentException when {@code checkpoint} is not a {@link FileMark}
@@ -113,9 +129,34 @@ public final class FileDumpSource implements RowSource {
     Objects.requireNonNull(sink, "sink");
     Objects.requireNonNull(cancellation, "cancellation");
     Optional<FileMark> after = checkpoint.map(FileDumpSource::asFileMark);
-    for (ListedFile file : filesAfter(after)) {
+    Listing listing = new Listing(sink);
+    for (PathGlob glob : globs) {
+      listing.walk(glob);
+    }
+    Instant listedAt = clock.instant();
+    DumpProgress progress = new DumpProgress(after, listedAt, listing.files.keySet());
+    Instant settledBy = listedAt.minus(settle);
+    Optional<FileMark> uncommittedSkip = Optional.empty();
+    for (ListedFile file : listing.inChangeOrder()) {
       cancellation.throwIfCancelled();
-      dump(file, sink, cancellation);
+      if (progress.isCommitted(file.seen())) {
+        continue;
+      }
+      if (!settle.isZero() && file.seen().changedAt().isAfter(settledBy)) {
+        sink.skipped(file.name(), "not_settled");
+        progress.holdBack(file.seen());
+        continue;
+      }
+      switch (dump(file, sink, cancellation, progress)) {
+        case ENDED -> uncommittedSkip = Optional.empty();
+        case SKIPPED_AS_BAD -> uncommittedSkip = Optional.of(progress.commit(file.seen()));
+        case HELD_BACK -> progress.holdBack(file.seen());
+        case VANISHED -> {}
+      }
+    }
+    if (uncommittedSkip.isPresent()) {
+      // No part after the skipped file carries its entry: commit it on its own.
+      sink.advance(uncommittedSkip.get());
     }
   }
 
@@ -126,64 +167,148 @@ public final class FileDumpSource implements RowSource {
     throw new IllegalArgumentException("a file dump's checkpoint is a FileMark, not " + mark);
   }
 
-  /** One file to read and the mark it will be ended with. */
-  private record ListedFile(Path path, FileMark mark) {
-    String name() {
-      return mark.path();
-    }
+  /** What became of one file a read tried. */
+  private enum Outcome {
+    /** Read whole and ended with its position. */
+    ENDED,
+    /** Bad, and the unit skips bad files: dead-lettered, remembered as done until it changes. */
+    SKIPPED_AS_BAD,
+    /** Changed while it was read: aborted, read again next time. */
+    HELD_BACK,
+    /** Gone before it could be opened. */
+    VANISHED
   }
 
-  private List<ListedFile> filesAfter(Optional<FileMark> checkpoint) throws SourceException {
-    Map<String, ListedFile> files = new LinkedHashMap<>();
-    for (PathGlob glob : globs) {
-      list(glob, checkpoint, files);
-    }
-    List<ListedFile> ordered = new ArrayList<>(files.values());
-    ordered.sort((a, b) -> a.mark().compareTo(b.mark()));
-    return ordered;
-  }
+  /** The files the globs match, and what the walk passed over, reported as it goes. */
+  private final class Listing {
+    private final RowSink sink;
+    private final Map<String, ListedFile> files = new LinkedHashMap<>();
+    private final Set<String> reported = new HashSet<>();
 
-  private static void list(
-      PathGlob glob, Optional<FileMark> checkpoint, Map<String, ListedFile> files)
-      throws SourceException {
-    Path root = glob.walkRoot();
-    try {
-      Files.walkFileTree(
-          root,
-          EnumSet.of(FileVisitOption.FOLLOW_LINKS),
-          glob.maxDepth(),
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-              if (attributes.isRegularFile() && glob.matches(file)) {
-                FileMark mark =
-                    new FileMark(attributes.lastModifiedTime().toInstant(), file.toString());
-                if (checkpoint.isEmpty() || mark.isAfter(checkpoint.get())) {
-                  files.putIfAbsent(mark.path(), new ListedFile(file, mark));
+    Listing(RowSink sink) {
+      this.sink = sink;
+    }
+
+    List<ListedFile> inChangeOrder() {
+      List<ListedFile> ordered = new ArrayList<>(files.values());
+      ordered.sort(
+          Comparator.comparing((ListedFile file) -> file.seen().changedAt())
+              .thenComparing(ListedFile::name));
+      return ordered;
+    }
+
+    void skipped(Path place, String reason) {
+      String name = place.toAbsolutePath().normalize().toString();
+      if (reported.add(name)) {
+        sink.skipped(name, reason);
+      }
+    }
+
+    void walk(PathGlob glob) throws SourceException {
+      Path root = glob.walkRoot();
+      try {
+        Files.walkFileTree(
+            root,
+            EnumSet.of(FileVisitOption.FOLLOW_LINKS),
+            glob.maxDepth(),
+            new SimpleFileVisitor<>() {
+              private Path realRoot;
+
+              @Override
+              public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes)
+                  throws IOException {
+                if (dir.equals(root)) {
+                  try {
+                    realRoot = root.toRealPath();
+                  } catch (NoSuchFileException e) {
+                    return FileVisitResult.SKIP_SUBTREE; // removed as the walk began: no files
+                  }
+                  return FileVisitResult.CONTINUE;
                 }
-              }
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException failure)
-                throws IOException {
-              // A missing root holds no files yet; an entry removed while walking is not there;
-              // a link loop leads back to files that are reached the direct way.
-              if (failure instanceof NoSuchFileException
-                  || failure instanceof FileSystemLoopException) {
+                if (leavesRoot(dir)) {
+                  skipped(dir, "outside_base");
+                  return FileVisitResult.SKIP_SUBTREE;
+                }
                 return FileVisitResult.CONTINUE;
               }
-              throw failure;
-            }
-          });
-    } catch (IOException e) {
-      throw new SourceException(
-          "cannot list the files of \"" + glob.glob() + "\" under " + root + ": " + reasonOf(e), e);
+
+              @Override
+              public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+                  throws IOException {
+                // A directory at the deepest level the glob reaches is no file of it.
+                if (attributes.isDirectory() || !glob.matches(file)) {
+                  return FileVisitResult.CONTINUE;
+                }
+                if (!attributes.isRegularFile()) {
+                  skipped(file, "not_regular");
+                } else if (!file.equals(root) && leavesRoot(file)) { // a named file is meant
+                  skipped(file, "outside_base");
+                } else {
+                  try {
+                    ListedFile listed = ListedFile.stat(file);
+                    files.putIfAbsent(listed.name(), listed);
+                  } catch (NoSuchFileException e) {
+                    skipped(file, "vanished");
+                  }
+                }
+                return FileVisitResult.CONTINUE;
+              }
+
+              @Override
+              public FileVisitResult visitFileFailed(Path file, IOException failure)
+                  throws IOException {
+                if (failure instanceof FileSystemLoopException) {
+                  // A link loop leads back to files that are reached the direct way.
+                  return FileVisitResult.CONTINUE;
+                }
+                if (file.equals(root)) {
+                  if (failure instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE; // no files yet
+                  }
+                  throw failure; // nothing of the unit can be listed: the operator must know
+                }
+                skipped(file, failure instanceof NoSuchFileException ? "vanished" : "unreadable");
+                return FileVisitResult.CONTINUE;
+              }
+
+              /**
+               * A link whose target lies outside the walked directory; a vanished link does too.
+               */
+              private boolean leavesRoot(Path entry) throws IOException {
+                if (followSymlinks || !Files.isSymbolicLink(entry)) {
+                  return false;
+                }
+                try {
+                  return !entry.toRealPath().startsWith(realRoot);
+                } catch (NoSuchFileException e) {
+                  return true;
+                }
+              }
+            });
+      } catch (IOException e) {
+        throw new SourceException(
+            "cannot list the files of \"" + glob.glob() + "\" under " + root + ": " + reasonOf(e),
+            e);
+      }
     }
   }
 
-  private void dump(ListedFile file, RowSink sink, Cancellation cancellation)
+  private Outcome dump(
+      ListedFile file, RowSink sink, Cancellation cancellation, DumpProgress progress)
+      throws SourceException, InterruptedException {
+    try {
+      return dumpOrFail(file, sink, cancellation, progress);
+    } catch (SourceException bad) {
+      if (onBadFile == FileDumpSpec.BadFilePolicy.STOP) {
+        throw bad;
+      }
+      sink.skipPart(file.name(), bad.getMessage());
+      return Outcome.SKIPPED_AS_BAD;
+    }
+  }
+
+  private Outcome dumpOrFail(
+      ListedFile file, RowSink sink, Cancellation cancellation, DumpProgress progress)
       throws SourceException, InterruptedException {
     RecordFormat format =
         decoder
@@ -195,8 +320,13 @@ public final class FileDumpSource implements RowSource {
                             + ": cannot tell the decoder from the file name's extension"
                             + " (auto knows .ndjson, .jsonl, .json and .csv, each optionally"
                             + " .gz); set the unit's decoder to ndjson, json_array or csv"));
+    Optional<RecordReader> opened = open(file, format);
+    if (opened.isEmpty()) {
+      sink.skipped(file.name(), "vanished");
+      return Outcome.VANISHED;
+    }
     // A read blocked on a slow file system ends when the stream is closed under it.
-    try (RecordReader reader = open(file, format);
+    try (RecordReader reader = opened.get();
         Cancellation.Registration closeOnCancel = cancellation.onCancel(reader::close)) {
       DecodedRecord record = next(reader, file, cancellation);
       sink.beginPart(OptionalLong.empty());
@@ -210,15 +340,41 @@ public final class FileDumpSource implements RowSource {
         record = next(reader, file, cancellation);
       }
     }
-    sink.endPart(Optional.of(file.mark()));
+    String change = changeSinceListed(file);
+    if (!change.isEmpty()) {
+      sink.abortPart(
+          file.name() + ": changed while it was read (" + change + "); read again next tick");
+      return Outcome.HELD_BACK;
+    }
+    sink.endPart(Optional.of(progress.commit(file.seen())));
+    return Outcome.ENDED;
   }
 
-  private RecordReader open(ListedFile file, RecordFormat format)
+  /**
+   * How the file differs now from when it was listed; empty when it is the same file, unchanged.
+   */
+  private static String changeSinceListed(ListedFile file) throws SourceException {
+    try {
+      return file.differenceFrom(ListedFile.stat(file.path()));
+    } catch (NoSuchFileException e) {
+      return "removed";
+    } catch (IOException e) {
+      throw new SourceException(file.name() + ": cannot look at it again: " + reasonOf(e), e);
+    }
+  }
+
+  /** The file's records; empty when the file is gone (removed after it was listed). */
+  private Optional<RecordReader> open(ListedFile file, RecordFormat format)
       throws SourceException, InterruptedException {
     InputStream content = null;
     try {
       content = FileContent.open(file.path());
-      return format.reader(content, new RecordBytes(oversize, rowKey));
+      return Optional.of(format.reader(content, new RecordBytes(oversize, rowKey)));
+    } catch (NoSuchFileException e) {
+      if (content != null) {
+        closeQuietly(content);
+      }
+      return Optional.empty();
     } catch (IOException e) {
       if (content != null) {
         closeQuietly(content);

@@ -1,6 +1,7 @@
 package dfe.fetcher.file.dump;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,8 +18,41 @@ import java.util.Objects;
  * @param paths the globs; a file matched by several is read once
  * @param baseDirectory what relative globs resolve against: the configuration file's directory
  * @param decoder how files are decoded
+ * @param settle how long a file must have gone unchanged (by its change time) before it is taken
+ * @param onBadFile what a file that cannot be read or decoded does to the files after it
+ * @param followSymlinks whether a symbolic link whose target lies outside its glob's walked
+ *     directory is followed
  */
-public record FileDumpSpec(List<String> paths, Path baseDirectory, Decoder decoder) {
+public record FileDumpSpec(
+    List<String> paths,
+    Path baseDirectory,
+    Decoder decoder,
+    Duration settle,
+    BadFilePolicy onBadFile,
+    boolean followSymlinks) {
+
+  /** What a bad file (one that cannot be opened, decompressed or decoded) does. */
+  public enum BadFilePolicy {
+    /** The read stops at it; it and every later file wait until it is fixed. */
+    STOP("stop"),
+    /** It is logged, counted and dead-lettered, its snapshot gets no end, later files go on. */
+    SKIP("skip");
+
+    private final String configName;
+
+    BadFilePolicy(String configName) {
+      this.configName = configName;
+    }
+
+    public String configName() {
+      return configName;
+    }
+  }
+
+  /** The defaults: nothing to settle, stop at a bad file, links kept within their directory. */
+  public FileDumpSpec(List<String> paths, Path baseDirectory, Decoder decoder) {
+    this(paths, baseDirectory, decoder, Duration.ZERO, BadFilePolicy.STOP, false);
+  }
 
   /**
    * @throws IllegalArgumentException when {@code paths} is empty or a glob is malformed; the
@@ -28,6 +62,11 @@ public record FileDumpSpec(List<String> paths, Path baseDirectory, Decoder decod
     Objects.requireNonNull(paths, "paths");
     Objects.requireNonNull(baseDirectory, "baseDirectory");
     Objects.requireNonNull(decoder, "decoder");
+    Objects.requireNonNull(settle, "settle");
+    Objects.requireNonNull(onBadFile, "onBadFile");
+    if (settle.isNegative()) {
+      throw new IllegalArgumentException("settle must not be negative: " + settle);
+    }
     paths = List.copyOf(paths);
     if (paths.isEmpty()) {
       throw new IllegalArgumentException("paths is empty: a dump unit needs at least one glob");

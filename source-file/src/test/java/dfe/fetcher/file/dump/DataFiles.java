@@ -2,7 +2,6 @@ package dfe.fetcher.file.dump;
 
 import dfe.fetcher.oversize.OversizePolicy;
 import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.FileMark;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.RowKey;
 import dfe.fetcher.row.SourceException;
@@ -27,6 +26,7 @@ final class DataFiles {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-05-02T08:30:00.123Z"), ZoneOffset.UTC);
 
   final Path base;
+  private Instant lastChange = Instant.EPOCH;
 
   DataFiles(Path base) {
     this.base = base;
@@ -45,6 +45,7 @@ final class DataFiles {
       Files.createDirectories(file.getParent());
       Files.write(file, content);
       Files.setLastModifiedTime(file, FileTime.from(changedAt));
+      afterEveryEarlierFile(file, changedAt);
       return file;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -70,12 +71,15 @@ final class DataFiles {
     return out.toByteArray();
   }
 
-  /** The mark of {@code file} as it is on disk now. */
-  static FileMark markOf(Path file) {
+  /** The name {@code file} has in marks and origins. */
+  static String markOf(Path file) {
+    return file.toAbsolutePath().normalize().toString();
+  }
+
+  /** The inode change time of {@code file}. */
+  static Instant changeTimeOf(Path file) {
     try {
-      return new FileMark(
-          Files.getLastModifiedTime(file).toInstant(),
-          file.toAbsolutePath().normalize().toString());
+      return ((FileTime) Files.getAttribute(file, "unix:ctime")).toInstant();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -86,6 +90,21 @@ final class DataFiles {
       Decoder decoder, OversizePolicy oversize, Optional<String> rowKey, String... globs) {
     return new FileDumpSource(
         new FileDumpSpec(List.of(globs), base, decoder), CLOCK, oversize, rowKey.map(RowKey::at));
+  }
+
+  /**
+   * Waits (by touching {@code file} again, never by sleeping) until its change time is after every
+   * file written before, so files are read in the order the test wrote them.
+   */
+  private void afterEveryEarlierFile(Path file, Instant modifiedAt) throws IOException {
+    Instant deadline = Instant.now().plusSeconds(5);
+    while (!changeTimeOf(file).isAfter(lastChange)) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException("the change time of " + file + " does not move");
+      }
+      Files.setLastModifiedTime(file, FileTime.from(modifiedAt));
+    }
+    lastChange = changeTimeOf(file);
   }
 
   FileDumpSource source(Decoder decoder, String... globs) {

@@ -13,7 +13,7 @@ import java.util.OptionalLong;
 /** A sink that records every call, in order, so tests can state the exact sequence expected. */
 class RecordingSink implements RowSink {
 
-  sealed interface Event permits Begin, Record, NotKept, End, Abort, Advance {}
+  sealed interface Event permits Begin, Record, NotKept, End, Abort, Advance, SkipPart, Skipped {}
 
   record Begin(OptionalLong total) implements Event {}
 
@@ -23,20 +23,26 @@ class RecordingSink implements RowSink {
   record NotKept(long bytes, Optional<String> rowKey, String dlqCopy, String origin)
       implements Event {}
 
-  record End(Optional<Mark> mark) implements Event {}
+  /** A part's end, with the path its position was reached at. */
+  record End(Optional<String> file) implements Event {}
 
   record Abort(String reason) implements Event {}
 
   record Advance(Mark mark) implements Event {}
 
+  record SkipPart(String place, String reason) implements Event {}
+
+  record Skipped(String place, String reason) implements Event {}
+
   final List<Event> events = new ArrayList<>();
+  private Optional<FileMark> lastPosition = Optional.empty();
 
   static Begin begin() {
     return new Begin(OptionalLong.empty());
   }
 
-  static End end(FileMark mark) {
-    return new End(Optional.of(mark));
+  static End end(String file) {
+    return new End(Optional.of(file));
   }
 
   @Override
@@ -64,7 +70,8 @@ class RecordingSink implements RowSink {
 
   @Override
   public void endPart(Optional<Mark> mark) throws InterruptedException {
-    events.add(new End(mark));
+    mark.ifPresent(position -> lastPosition = Optional.of((FileMark) position));
+    events.add(new End(mark.map(position -> ((FileMark) position).path())));
   }
 
   @Override
@@ -74,7 +81,31 @@ class RecordingSink implements RowSink {
 
   @Override
   public void advance(Mark mark) {
+    lastPosition = Optional.of((FileMark) mark);
     events.add(new Advance(mark));
+  }
+
+  @Override
+  public void skipPart(String place, String reason) {
+    events.add(new SkipPart(place, reason));
+  }
+
+  @Override
+  public void skipped(String place, String reason) {
+    events.add(new Skipped(place, reason));
+  }
+
+  /** The position to commit after this read, as a driver would: the last one handed over. */
+  Optional<Mark> checkpoint() {
+    return lastPosition.map(Mark.class::cast);
+  }
+
+  /** The places skipped while listing, with their reasons, as "place reason". */
+  List<String> skips() {
+    return events.stream()
+        .filter(Skipped.class::isInstance)
+        .map(event -> ((Skipped) event).place() + " " + ((Skipped) event).reason())
+        .toList();
   }
 
   /** The records' JSON, in the order they arrived. */
@@ -93,11 +124,11 @@ class RecordingSink implements RowSink {
         .toList();
   }
 
-  /** The marks the parts ended with, in order. */
-  List<Mark> endMarks() {
+  /** The files whose parts ended, in order. */
+  List<String> endMarks() {
     return events.stream()
         .filter(End.class::isInstance)
-        .map(event -> ((End) event).mark().orElseThrow())
+        .map(event -> ((End) event).file().orElseThrow())
         .toList();
   }
 }
