@@ -43,6 +43,12 @@ final class ConfigCheckCommand implements Callable<Integer> {
         return INVALID_CONFIG;
       }
       terminal.out().print(ConfigSummary.render(loaded));
+      for (dfe.fetcher.config.ConnectionConfig connection : loaded.connections()) {
+        for (String hint : connection.source().hints()) {
+          terminal.err().println("hint: " + hint);
+        }
+      }
+      terminal.err().flush();
       terminal.out().flush();
       return 0;
     } catch (ConfigException e) {

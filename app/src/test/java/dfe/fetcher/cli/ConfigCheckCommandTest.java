@@ -52,6 +52,7 @@ class ConfigCheckCommandTest {
                           row_key: /id
                           dump: {paths: [data/hosts/*.ndjson]}
                 """);
+    workspace.write("data/hosts/a.ndjson", FetcherWorkspace.ndjson("{\"id\":1}"));
 
     CliRun run = CliRun.of("config-check", "--config", config.toString());
 
@@ -199,5 +200,31 @@ class ConfigCheckCommandTest {
         .contains(
             "output.kafka.properties.sasl.jaas.config:",
             "DFE_TEST_UNSET_SECRET_VARIABLE is not set");
+  }
+
+  @Test
+  void aGlobThatMatchesNoFileRightNowIsAHintNotAnError() {
+    Path config =
+        workspace.config(
+            FetcherWorkspace.HEADER
+                + """
+                sources:
+                  file:
+                    inventory:
+                      topic: inventory
+                      units:
+                        - unit: hosts
+                          dump: {paths: [data/hosts/*.ndjson]}
+                """);
+
+    CliRun run = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.err())
+        .contains(
+            "hint: ",
+            "sources.file.inventory.units[0].unit: dump.paths \""
+                + directory.resolve("data/hosts/*.ndjson")
+                + "\" matches no file right now");
   }
 }

@@ -118,4 +118,25 @@ class RefusedAtLoadTest {
                 + ConfigBinding.MAX_RECORD_BYTES
                 + ", was 2000000000");
   }
+
+  @Test
+  void aLiteralPathThatNamesADirectoryIsRefused() throws Exception {
+    java.nio.file.Files.createDirectories(directory.resolve("exports"));
+
+    List<String> problems =
+        fixture.problems(
+            """
+            sources:
+              file:
+                inv:
+                  topic: inv
+                  units: [{unit: hosts, dump: {paths: [exports]}}]
+            """);
+
+    assertThat(problems)
+        .singleElement()
+        .asString()
+        .startsWith("config.yaml:5:44: sources.file.inv.units[0].dump.paths[0]: names a directory")
+        .contains("exports/*.ndjson or exports/**");
+  }
 }

@@ -23,4 +23,13 @@ public interface SourceConnection {
    *     connection's setting at fault, never a secret
    */
   OpenConnection open(SourceRuntime runtime) throws dfe.fetcher.row.SourceException;
+
+  /**
+   * What {@code config-check} should point out although it is not wrong (a glob that matches no
+   * file right now), each as {@code FILE:LINE:COL: path: message}. Looked at only by {@code
+   * config-check}; may touch the file system, never a network.
+   */
+  default List<String> hints() {
+    return List.of();
+  }
 }

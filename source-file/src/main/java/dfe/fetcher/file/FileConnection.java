@@ -48,6 +48,27 @@ public record FileConnection(List<FileUnit> fileUnits) implements SourceConnecti
         unit.path());
   }
 
+  /** Each enabled unit's globs that match no file right now. */
+  @Override
+  public List<String> hints() {
+    List<String> hints = new ArrayList<>();
+    for (FileUnit unit : fileUnits) {
+      if (!unit.enabled()) {
+        continue;
+      }
+      for (String glob : unit.dump().globsMatchingNoFile()) {
+        hints.add(
+            unit.origin().render()
+                + ": "
+                + unit.path()
+                + ": dump.paths \""
+                + glob
+                + "\" matches no file right now");
+      }
+    }
+    return hints;
+  }
+
   @Override
   public OpenConnection open(SourceRuntime runtime) {
     Map<String, RowSource> sources = new LinkedHashMap<>();

@@ -185,6 +185,17 @@ public final class FileSourceFamily implements SourceFamily {
       dump.report(item, at, "is not a valid glob: " + problem.get());
       return Optional.empty();
     }
+    if (FileDumpSpec.namesADirectory(absolute, baseDirectory)) {
+      dump.report(
+          item,
+          at,
+          "names a directory, and a dump reads files: write a pattern for its files, e.g. "
+              + pattern.replaceAll("/+$", "")
+              + "/*.ndjson or "
+              + pattern.replaceAll("/+$", "")
+              + "/**");
+      return Optional.empty();
+    }
     return Optional.of(absolute);
   }
 }

@@ -90,6 +90,61 @@ public record FileDumpSpec(
     }
   }
 
+  /**
+   * Whether the literal glob {@code glob} (one without glob characters) names a directory now: a
+   * dump reads files, and a directory's files need a pattern ({@code dir/*.ndjson}).
+   */
+  public static boolean namesADirectory(String glob, Path baseDirectory) {
+    PathGlob compiled = PathGlob.compile(glob, baseDirectory);
+    return compiled.maxDepth() == 0 && java.nio.file.Files.isDirectory(compiled.walkRoot());
+  }
+
+  /**
+   * The globs that match no regular file right now, for {@code config-check}'s hints. Walks each
+   * glob's directory until its first match, no deeper than the glob reaches; a directory that
+   * cannot be walked counts as matching nothing.
+   */
+  public List<String> globsMatchingNoFile() {
+    List<String> unmatched = new java.util.ArrayList<>();
+    for (PathGlob glob : globs()) {
+      if (!matchesAFile(glob)) {
+        unmatched.add(glob.glob());
+      }
+    }
+    return unmatched;
+  }
+
+  private static boolean matchesAFile(PathGlob glob) {
+    boolean[] found = {false};
+    try {
+      java.nio.file.Files.walkFileTree(
+          glob.walkRoot(),
+          java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class),
+          glob.maxDepth(),
+          new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(
+                Path file, java.nio.file.attribute.BasicFileAttributes attributes) {
+              if ((attributes.isRegularFile() || attributes.isSymbolicLink())
+                  && glob.matches(file)) {
+                found[0] = true;
+                return java.nio.file.FileVisitResult.TERMINATE;
+              }
+              return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(
+                Path file, java.io.IOException failure) {
+              return java.nio.file.FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (java.io.IOException e) {
+      return false;
+    }
+    return found[0];
+  }
+
   /** The globs, compiled against {@link #baseDirectory}. */
   List<PathGlob> globs() {
     return paths.stream().map(glob -> PathGlob.compile(glob, baseDirectory)).toList();
