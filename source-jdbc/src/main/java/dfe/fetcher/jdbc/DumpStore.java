@@ -61,7 +61,7 @@ final class DumpStore implements RowSource {
       throws SQLException, SourceException, InterruptedException {
     Dialect dialect = database.settings().dialect();
     connection.setAutoCommit(false);
-    connection.setReadOnly(true);
+    readOnly(connection);
     if (store.countFirst() && dialect.snapshotIsolation() != Connection.TRANSACTION_NONE) {
       connection.setTransactionIsolation(dialect.snapshotIsolation());
     }
@@ -89,7 +89,8 @@ final class DumpStore implements RowSource {
 
   private RecordWriter writerFor(ResultSet rows) throws SQLException, SourceException {
     try {
-      return new RecordWriter(Columns.of(rows.getMetaData()), store.zone());
+      Dialect dialect = database.settings().dialect();
+      return new RecordWriter(Columns.of(rows.getMetaData(), dialect), store.zone(), dialect);
     } catch (Columns.DuplicateLabelException e) {
       throw new SourceException(name + ": " + e.getMessage(), e);
     }
@@ -104,6 +105,18 @@ final class DumpStore implements RowSource {
         rows.next();
         return rows.getLong(1);
       }
+    }
+  }
+
+  /**
+   * Asks for a read-only transaction. A hint (JDBC lets a driver ignore it), and one SQLite refuses
+   * on an open connection: its refusal leaves a plain transaction, which reads the same.
+   */
+  static void readOnly(Connection connection) {
+    try {
+      connection.setReadOnly(true);
+    } catch (SQLException refused) {
+      // the rows read the same without the hint
     }
   }
 

@@ -62,7 +62,7 @@ final class KeysetTail implements RowSource {
     try (Connection connection = database.borrow(name)) {
       try {
         connection.setAutoCommit(false);
-        connection.setReadOnly(true);
+        DumpStore.readOnly(connection);
         List<String> key = keyLabels(connection);
         Optional<Object> cutoff =
             store.settleSecs() > 0 ? Optional.of(cutoff(connection)) : Optional.empty();
@@ -115,16 +115,16 @@ final class KeysetTail implements RowSource {
           ResultSet rows = statement.executeQuery()) {
         Columns columns;
         try {
-          columns = Columns.of(rows.getMetaData());
+          columns = Columns.of(rows.getMetaData(), database.settings().dialect());
         } catch (Columns.DuplicateLabelException e) {
           throw new SourceException(name + ": " + e.getMessage(), e);
         }
         int[] keyColumns = keyColumns(columns, key);
-        RecordWriter writer = new RecordWriter(columns, store.zone());
+        RecordWriter writer = new RecordWriter(columns, store.zone(), dialect);
         int count = 0;
         Optional<KeysetMark> last = after;
         while (rows.next()) {
-          KeysetMark mark = KeyValues.read(rows, columns, keyColumns);
+          KeysetMark mark = KeyValues.read(rows, columns, keyColumns, dialect);
           sink.row(new Row(writer.write(rows), clock.millis(), Optional.of(mark), name));
           last = Optional.of(mark);
           count++;
@@ -161,7 +161,7 @@ final class KeysetTail implements RowSource {
     try (PreparedStatement statement =
             connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0");
         ResultSet rows = statement.executeQuery()) {
-      columns = Columns.of(rows.getMetaData());
+      columns = Columns.of(rows.getMetaData(), database.settings().dialect());
     } catch (Columns.DuplicateLabelException e) {
       throw new SourceException(name + ": " + e.getMessage(), e);
     }
