@@ -84,6 +84,9 @@ final class DumpStore implements RowSource {
         }
       }
     }
+    // A cancelled statement may end as if it had finished (MariaDB's SLEEP returns 1 when killed,
+    // a driver may end the rows early): never end a cancelled dump.
+    cancellation.throwIfCancelled();
     sink.endPart(Optional.empty());
   }
 

@@ -50,6 +50,9 @@ final class OpenDatabase implements OpenConnection {
       // TIMESTAMP columns are instants converted to the session's zone: make that UTC, so the
       // server's and the JVM's zones change no value.
       config.setConnectionInitSql("SET time_zone = '+00:00'");
+    } else if (connection.dialect() == Dialect.H2) {
+      // H2 computes a whole result before handing over its first row unless told to be lazy.
+      config.setConnectionInitSql("SET LAZY_QUERY_EXECUTION TRUE");
     }
     this.pool = new HikariDataSource(config);
     for (DbStore store : connection.stores()) {
