@@ -76,6 +76,7 @@ final class DumpStore implements RowSource {
       statement.setQueryTimeout(database.settings().queryTimeoutSecs());
       try (Cancellation.Registration cancel = cancellation.onCancel(() -> cancel(statement));
           ResultSet rows = statement.executeQuery()) {
+        cancellation.throwIfCancelled();
         RecordWriter writer = writerFor(rows);
         sink.beginPart(total);
         String origin = name;
