@@ -129,22 +129,22 @@ final class TestDatabase implements AutoCloseable {
   }
 
   DbConnection connection(DbStore... stores) {
+    return connection(Dialect.ofUrl(url), stores);
+  }
+
+  DbConnection connection(Dialect dialect, DbStore... stores) {
     return new DbConnection(
-        "warehouse",
-        url,
-        user,
-        Optional.empty(),
-        Map.of(),
-        Dialect.ofUrl(url),
-        0,
-        2,
-        10,
-        List.of(stores));
+        "warehouse", url, user, Optional.empty(), Map.of(), dialect, 0, 2, 10, List.of(stores));
   }
 
   /** The connection opened with a pool of its own; close it. */
   OpenConnection open(DbStore... stores) {
-    return connection(stores).open(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    return open(Dialect.ofUrl(url), stores);
+  }
+
+  OpenConnection open(Dialect dialect, DbStore... stores) {
+    return connection(dialect, stores)
+        .open(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
   }
 
   static DbStore dump(String unit, String query) {
