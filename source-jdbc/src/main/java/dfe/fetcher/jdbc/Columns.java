@@ -27,6 +27,8 @@ final class Columns {
     TIMESTAMP,
     TIMESTAMP_WITH_ZONE,
     BINARY,
+    /** A MySQL/MariaDB {@code BIT(n)} wider than one bit: its unsigned number. */
+    BITS,
     JSON,
     UUID,
     ARRAY,
@@ -65,7 +67,8 @@ final class Columns {
    *
    * @throws DuplicateLabelException when two columns share a label: the record would lose one
    */
-  static Columns of(ResultSetMetaData metadata) throws SQLException, DuplicateLabelException {
+  static Columns of(ResultSetMetaData metadata, Dialect dialect)
+      throws SQLException, DuplicateLabelException {
     List<Column> columns = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();
     for (int i = 1; i <= metadata.getColumnCount(); i++) {
@@ -81,7 +84,14 @@ final class Columns {
         scale = 0;
       }
       columns.add(
-          new Column(label, kindOf(metadata.getColumnType(i), typeName(metadata, i)), scale));
+          new Column(
+              label,
+              kindOf(
+                  dialect,
+                  metadata.getColumnType(i),
+                  typeName(metadata, i),
+                  precision(metadata, i)),
+              scale));
     }
     return new Columns(columns);
   }
@@ -96,7 +106,15 @@ final class Columns {
   }
 
   /** The kind for a column of JDBC type {@code type} named {@code name} by its database. */
-  static Kind kindOf(int type, String name) {
+  private static int precision(ResultSetMetaData metadata, int column) {
+    try {
+      return metadata.getPrecision(column);
+    } catch (SQLException e) {
+      return 0;
+    }
+  }
+
+  static Kind kindOf(Dialect dialect, int type, String name, int precision) {
     // Type names first: drivers report several of these under a generic JDBC type.
     switch (name) {
       case "timestamptz", "timestamp with time zone" -> {
@@ -111,10 +129,33 @@ final class Columns {
       case "bool", "boolean" -> {
         return Kind.BOOLEAN;
       }
+      case "timestamp" -> {
+        // MySQL's TIMESTAMP is an instant (given in the session's zone, UTC); its DATETIME and
+        // every other database's TIMESTAMP are wall times.
+        if (dialect == Dialect.MYSQL) {
+          return Kind.TIMESTAMP_WITH_ZONE;
+        }
+      }
+      case "bit" -> {
+        if (dialect == Dialect.MYSQL && precision > 1) {
+          return Kind.BITS;
+        }
+      }
       default -> {
         // by the JDBC type below
       }
     }
+    Kind kind = byJdbcType(type);
+    if (dialect == Dialect.SQLITE
+        && (kind == Kind.DATE || kind == Kind.TIME || kind == Kind.TIMESTAMP)) {
+      // SQLite has no date or time type, only what was stored (usually text); its driver parses
+      // text at millisecond precision in the JVM's zone. Keep the value as stored instead.
+      return Kind.TEXT;
+    }
+    return kind;
+  }
+
+  private static Kind byJdbcType(int type) {
     return switch (type) {
       case java.sql.Types.BIT, java.sql.Types.BOOLEAN -> Kind.BOOLEAN;
       case java.sql.Types.TINYINT,

@@ -61,7 +61,7 @@ final class DumpStore implements RowSource {
       throws SQLException, SourceException, InterruptedException {
     Dialect dialect = database.settings().dialect();
     connection.setAutoCommit(false);
-    connection.setReadOnly(true);
+    readOnly(connection);
     if (store.countFirst() && dialect.snapshotIsolation() != Connection.TRANSACTION_NONE) {
       connection.setTransactionIsolation(dialect.snapshotIsolation());
     }
@@ -76,6 +76,7 @@ final class DumpStore implements RowSource {
       statement.setQueryTimeout(database.settings().queryTimeoutSecs());
       try (Cancellation.Registration cancel = cancellation.onCancel(() -> cancel(statement));
           ResultSet rows = statement.executeQuery()) {
+        cancellation.throwIfCancelled();
         RecordWriter writer = writerFor(rows);
         sink.beginPart(total);
         String origin = name;
@@ -84,12 +85,16 @@ final class DumpStore implements RowSource {
         }
       }
     }
+    // A cancelled statement may end as if it had finished (MariaDB's SLEEP returns 1 when killed,
+    // a driver may end the rows early): never end a cancelled dump.
+    cancellation.throwIfCancelled();
     sink.endPart(Optional.empty());
   }
 
   private RecordWriter writerFor(ResultSet rows) throws SQLException, SourceException {
     try {
-      return new RecordWriter(Columns.of(rows.getMetaData()), store.zone());
+      Dialect dialect = database.settings().dialect();
+      return new RecordWriter(Columns.of(rows.getMetaData(), dialect), store.zone(), dialect);
     } catch (Columns.DuplicateLabelException e) {
       throw new SourceException(name + ": " + e.getMessage(), e);
     }
@@ -104,6 +109,18 @@ final class DumpStore implements RowSource {
         rows.next();
         return rows.getLong(1);
       }
+    }
+  }
+
+  /**
+   * Asks for a read-only transaction. A hint (JDBC lets a driver ignore it), and one SQLite refuses
+   * on an open connection: its refusal leaves a plain transaction, which reads the same.
+   */
+  static void readOnly(Connection connection) {
+    try {
+      connection.setReadOnly(true);
+    } catch (SQLException refused) {
+      // the rows read the same without the hint
     }
   }
 

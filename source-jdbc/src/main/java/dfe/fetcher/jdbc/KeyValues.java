@@ -21,16 +21,17 @@ final class KeyValues {
   private KeyValues() {}
 
   /** The key of the current row; {@code columns} are the key columns' 1-based indexes. */
-  static KeysetMark read(ResultSet rows, Columns all, int[] columns) throws SQLException {
+  static KeysetMark read(ResultSet rows, Columns all, int[] columns, Dialect dialect)
+      throws SQLException {
     List<KeysetMark.Value> values = new ArrayList<>();
     for (int index : columns) {
-      values.add(value(rows, index, all.all().get(index - 1)));
+      values.add(value(rows, index, all.all().get(index - 1), dialect));
     }
     return new KeysetMark(values);
   }
 
-  private static KeysetMark.Value value(ResultSet rows, int index, Columns.Column column)
-      throws SQLException {
+  private static KeysetMark.Value value(
+      ResultSet rows, int index, Columns.Column column, Dialect dialect) throws SQLException {
     KeysetMark.Value value =
         switch (column.kind()) {
           case INTEGER -> {
@@ -47,12 +48,12 @@ final class KeyValues {
             yield decimal == null ? null : new KeysetMark.DecimalValue(decimal);
           }
           case TIMESTAMP -> {
-            LocalDateTime local = rows.getObject(index, LocalDateTime.class);
+            LocalDateTime local = Timestamps.wall(rows, index, dialect);
             yield local == null ? null : new KeysetMark.LocalTimestampValue(local);
           }
           case TIMESTAMP_WITH_ZONE -> {
-            OffsetDateTime at = rows.getObject(index, OffsetDateTime.class);
-            yield at == null ? null : new KeysetMark.TimestampValue(at.toInstant());
+            java.time.Instant at = Timestamps.instant(rows, index, dialect);
+            yield at == null ? null : new KeysetMark.TimestampValue(at);
           }
           case DATE -> {
             java.time.LocalDate date = rows.getObject(index, java.time.LocalDate.class);

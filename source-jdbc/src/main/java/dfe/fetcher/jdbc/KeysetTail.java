@@ -62,8 +62,8 @@ final class KeysetTail implements RowSource {
     try (Connection connection = database.borrow(name)) {
       try {
         connection.setAutoCommit(false);
-        connection.setReadOnly(true);
-        List<String> key = keyLabels(connection);
+        DumpStore.readOnly(connection);
+        List<String> key = keyLabels(connection, cancellation);
         Optional<Object> cutoff =
             store.settleSecs() > 0 ? Optional.of(cutoff(connection)) : Optional.empty();
         for (int page = 0; page < store.maxPagesPerTick(); page++) {
@@ -113,18 +113,20 @@ final class KeysetTail implements RowSource {
       try (Cancellation.Registration cancel =
               cancellation.onCancel(() -> DumpStore.cancel(statement));
           ResultSet rows = statement.executeQuery()) {
+        // A killed query may answer as if it had finished (MariaDB's SLEEP returns 1).
+        cancellation.throwIfCancelled();
         Columns columns;
         try {
-          columns = Columns.of(rows.getMetaData());
+          columns = Columns.of(rows.getMetaData(), database.settings().dialect());
         } catch (Columns.DuplicateLabelException e) {
           throw new SourceException(name + ": " + e.getMessage(), e);
         }
         int[] keyColumns = keyColumns(columns, key);
-        RecordWriter writer = new RecordWriter(columns, store.zone());
+        RecordWriter writer = new RecordWriter(columns, store.zone(), dialect);
         int count = 0;
         Optional<KeysetMark> last = after;
         while (rows.next()) {
-          KeysetMark mark = KeyValues.read(rows, columns, keyColumns);
+          KeysetMark mark = KeyValues.read(rows, columns, keyColumns, dialect);
           sink.row(new Row(writer.write(rows), clock.millis(), Optional.of(mark), name));
           last = Optional.of(mark);
           count++;
@@ -156,12 +158,17 @@ final class KeysetTail implements RowSource {
    * Oracle to upper case, PostgreSQL to lower) reports {@code ID} for a key written {@code id}. An
    * exact match wins, then one that differs only in case; the result is what gets quoted.
    */
-  private List<String> keyLabels(Connection connection) throws SQLException, SourceException {
+  private List<String> keyLabels(Connection connection, Cancellation cancellation)
+      throws SQLException, SourceException, InterruptedException {
     Columns columns;
+    // Registered for cancellation too: MariaDB runs the derived table even under WHERE 1 = 0.
     try (PreparedStatement statement =
             connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0");
+        Cancellation.Registration cancel =
+            cancellation.onCancel(() -> DumpStore.cancel(statement));
         ResultSet rows = statement.executeQuery()) {
-      columns = Columns.of(rows.getMetaData());
+      cancellation.throwIfCancelled();
+      columns = Columns.of(rows.getMetaData(), database.settings().dialect());
     } catch (Columns.DuplicateLabelException e) {
       throw new SourceException(name + ": " + e.getMessage(), e);
     }

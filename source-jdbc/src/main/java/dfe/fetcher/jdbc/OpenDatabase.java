@@ -24,6 +24,7 @@ final class OpenDatabase implements OpenConnection {
 
   private final DbConnection connection;
   private final HikariDataSource pool;
+  private final RedactingDataSource dataSource;
   private final Redaction redaction;
   private final Map<String, RowSource> sources = new LinkedHashMap<>();
   private volatile String passwordInUse;
@@ -33,15 +34,13 @@ final class OpenDatabase implements OpenConnection {
     this.redaction = Redaction.of(connection);
     HikariConfig config = new HikariConfig();
     config.setPoolName("dfe-" + connection.id());
-    config.setJdbcUrl(connection.url());
-    connection.user().ifPresent(config::setUsername);
     passwordInUse = connection.password().map(Secret::reveal).orElse(null);
-    if (passwordInUse != null) {
-      config.setPassword(passwordInUse);
-    }
-    connection
-        .properties()
-        .forEach((name, value) -> config.addDataSourceProperty(name, value.reveal()));
+    Map<String, String> properties = new LinkedHashMap<>();
+    connection.properties().forEach((name, value) -> properties.put(name, value.reveal()));
+    this.dataSource =
+        new RedactingDataSource(
+            connection.url(), connection.user(), passwordInUse, properties, redaction);
+    config.setDataSource(dataSource);
     config.setMaximumPoolSize(connection.poolMaxSize());
     config.setMinimumIdle(0);
     config.setInitializationFailTimeout(-1);
@@ -50,6 +49,9 @@ final class OpenDatabase implements OpenConnection {
       // TIMESTAMP columns are instants converted to the session's zone: make that UTC, so the
       // server's and the JVM's zones change no value.
       config.setConnectionInitSql("SET time_zone = '+00:00'");
+    } else if (connection.dialect() == Dialect.H2) {
+      // H2 computes a whole result before handing over its first row unless told to be lazy.
+      config.setConnectionInitSql("SET LAZY_QUERY_EXECUTION TRUE");
     }
     this.pool = new HikariDataSource(config);
     for (DbStore store : connection.stores()) {
@@ -106,7 +108,7 @@ final class OpenDatabase implements OpenConnection {
       throw new SourceException(connection.id() + ": " + e.getMessage(), e);
     }
     if (!now.equals(passwordInUse)) {
-      pool.getHikariConfigMXBean().setPassword(now);
+      dataSource.password(now);
       passwordInUse = now;
     }
   }

@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -49,11 +48,13 @@ final class RecordWriter {
 
   private final Columns columns;
   private final Optional<ZoneId> zone;
+  private final Dialect dialect;
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(512);
 
-  RecordWriter(Columns columns, Optional<ZoneId> zone) {
+  RecordWriter(Columns columns, Optional<ZoneId> zone, Dialect dialect) {
     this.columns = columns;
     this.zone = zone;
+    this.dialect = dialect;
   }
 
   /** The current row of {@code rows} as JSON. */
@@ -131,7 +132,7 @@ final class RecordWriter {
         writeText(json, value == null ? null : time(value, column.scale()));
       }
       case TIMESTAMP -> {
-        LocalDateTime value = rows.getObject(index, LocalDateTime.class);
+        LocalDateTime value = Timestamps.wall(rows, index, dialect);
         if (value == null) {
           json.writeNull();
         } else if (zone.isPresent()) {
@@ -141,8 +142,16 @@ final class RecordWriter {
         }
       }
       case TIMESTAMP_WITH_ZONE -> {
-        OffsetDateTime value = rows.getObject(index, OffsetDateTime.class);
-        writeText(json, value == null ? null : utc(value.toInstant(), column.scale()));
+        Instant value = Timestamps.instant(rows, index, dialect);
+        writeText(json, value == null ? null : utc(value, column.scale()));
+      }
+      case BITS -> {
+        byte[] value = rows.getBytes(index);
+        if (value == null) {
+          json.writeNull();
+        } else {
+          json.writeNumber(new BigInteger(1, value));
+        }
       }
       case BINARY -> {
         byte[] value = rows.getBytes(index);
@@ -166,7 +175,7 @@ final class RecordWriter {
           json.writeNull();
         } else {
           try {
-            writeArray(json, (Object[]) value.getArray());
+            writeArray(json, value);
           } finally {
             value.free();
           }
@@ -195,6 +204,38 @@ final class RecordWriter {
     switch (text) {
       case "NaN", "Infinity", "-Infinity" -> json.writeString(text);
       default -> json.writeNumber(new BigDecimal(text.trim()));
+    }
+  }
+
+  /**
+   * An array's elements, each read through the array's own result set with the element type's
+   * mapping, as a column of that type would be: a driver that builds {@code Object[]} elements
+   * makes timestamps in the JVM's zone (a wall time in a DST gap, such as 02:30 on the night the
+   * clocks jump, comes back an hour off). Nested arrays nest. A driver without an array result set
+   * falls back to the elements' Java types.
+   */
+  private void writeArray(JsonGenerator json, Array array) throws SQLException, IOException {
+    ResultSet elements;
+    try {
+      elements = array.getResultSet();
+    } catch (java.sql.SQLFeatureNotSupportedException e) {
+      writeArray(json, (Object[]) array.getArray());
+      return;
+    }
+    try (elements) {
+      Columns.Column element;
+      try {
+        // An element has no declared precision of its own: as many digits as its value needs.
+        Columns.Column declared = Columns.of(elements.getMetaData(), dialect).all().get(1);
+        element = new Columns.Column(declared.label(), declared.kind(), 0);
+      } catch (Columns.DuplicateLabelException e) {
+        throw new IllegalStateException("an array's result set has one index and one value", e);
+      }
+      json.writeStartArray();
+      while (elements.next()) {
+        writeValue(json, elements, 2, element);
+      }
+      json.writeEndArray();
     }
   }
 

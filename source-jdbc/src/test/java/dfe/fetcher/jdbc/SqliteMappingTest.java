@@ -1,0 +1,64 @@
+package dfe.fetcher.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SQLite's values read through a dump store, as exact JSON text. SQLite has storage classes, not
+ * types: the mapping follows the declared type where the driver reports one (BOOLEAN, DATE, BLOB),
+ * a DECIMAL is stored as a REAL (so only values a double holds survive; store exact decimals as
+ * TEXT), and dates and times are the text as stored (SQLite has no date type, and the driver's own
+ * parsing cuts to milliseconds in the JVM's zone).
+ */
+class SqliteMappingTest {
+
+  private static TestDatabase database;
+
+  static final String FULL_ROW =
+      "{\"id\":1,\"big\":9007199254740993,\"num_text\":\"12345678901234567890.123456789012345678\","
+          + "\"num\":1.5,\"dbl\":0.1,\"flag\":true,\"txt\":\"h\u00e9llo \\\"q\\\"\","
+          + "\"d\":\"2024-02-29\",\"ts\":\"2024-03-10 02:30:00.123456\","
+          + "\"j\":\"{\\\"a\\\":1}\",\"bin\":\"AAH/\",\"absent\":null}";
+
+  static final String NULL_ROW =
+      "{\"id\":2,\"big\":null,\"num_text\":null,\"num\":null,\"dbl\":null,\"flag\":null,"
+          + "\"txt\":null,\"d\":null,\"ts\":null,\"j\":null,\"bin\":null,\"absent\":null}";
+
+  @BeforeAll
+  static void createTable() {
+    database = TestDatabase.create(TestDatabase.Engine.SQLITE);
+    database.execute(
+        "CREATE TABLE types (id INTEGER PRIMARY KEY, big BIGINT, num_text TEXT,"
+            + " num DECIMAL(10,2), dbl DOUBLE, flag BOOLEAN, txt TEXT, d DATE, ts DATETIME,"
+            + " j TEXT, bin BLOB, absent TEXT)",
+        "INSERT INTO types VALUES (1, 9007199254740993, '12345678901234567890.123456789012345678',"
+            + " 1.50, 0.1, 1, 'h\u00e9llo \"q\"', '2024-02-29', '2024-03-10 02:30:00.123456',"
+            + " '{\"a\":1}', X'0001FF', NULL)",
+        "INSERT INTO types (id) VALUES (2)");
+  }
+
+  @AfterAll
+  static void dropDatabase() {
+    database.close();
+  }
+
+  @Test
+  void everyMappedTypeBecomesItsExactJson() throws Exception {
+    assertThat(
+            Dumps.records(database, TestDatabase.dump("types", "SELECT * FROM types ORDER BY id")))
+        .containsExactly(FULL_ROW, NULL_ROW);
+  }
+
+  @Test
+  void theJvmsDefaultZoneChangesNoValue() throws Exception {
+    DbStore store = TestDatabase.dump("types", "SELECT * FROM types ORDER BY id");
+    List<String> newYork = Dumps.recordsInZone(database, store, "America/New_York");
+    List<String> kolkata = Dumps.recordsInZone(database, store, "Asia/Kolkata");
+    assertThat(newYork).containsExactly(FULL_ROW, NULL_ROW);
+    assertThat(kolkata).isEqualTo(newYork);
+  }
+}
