@@ -22,7 +22,7 @@ final class LinkHeaders {
       }
       String target = header.substring(open + 1, close);
       int end = nextLinkStart(header, close + 1);
-      String params = header.substring(close + 1, end);
+      String params = header.substring(close + 1, end < header.length() ? end - 1 : end);
       if (relIncludesNext(params)) {
         return Optional.of(target.trim());
       }

@@ -193,7 +193,7 @@ final class Listing {
           PageDecoding.TREE.writeValueAsBytes(
               PageDecoding.TREE.createObjectNode().set("body", tree));
     } catch (IOException e) {
-      throw new SourceException(source + ": " + described + ": the body cannot be re-read", e);
+      throw new SourceException(described + ": the body cannot be re-read", e);
     }
     FilterVerdict verdict = failWhen.get().evaluate(wrapped);
     if (verdict == FilterVerdict.PASS) {
@@ -209,9 +209,7 @@ final class Listing {
                           + "\"")
               .orElse("");
       throw new SourceException(
-          source
-              + ": "
-              + described
+          described
               + " answered 2xx, but fail_when holds ("
               + failWhen.get().expression()
               + ")"
@@ -257,6 +255,7 @@ final class Listing {
   }
 
   private static String encodePath(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    // A variable may name a path of several segments (generic-json's vars.path): keep its slashes.
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20").replace("%2F", "/");
   }
 }

@@ -457,7 +457,10 @@ final class ProfileBinder {
       }
     }
     Template path = template(endpoint, "path", scope, true).orElse(Template.literal(""));
-    if (endpoint.string("path").filter(p -> !p.isEmpty() && !p.startsWith("/")).isPresent()) {
+    if (endpoint
+        .string("path")
+        .filter(p -> !p.isEmpty() && !p.startsWith("/") && !p.startsWith("{{"))
+        .isPresent()) {
       endpoint.report("path", "must start with '/' (it is appended to base_url)");
     }
     Map<String, Template> query = query(endpoint, scope);
