@@ -102,10 +102,16 @@ final class Listing {
                 + " again, already requested in this "
                 + (window.isEmpty() ? "dump" : "window"));
       }
+      Response response;
+      try {
+        response =
+            requester.send(
+                new Requester.Call(source, endpoint, uri, headers, body, rate), cancellation);
+      } catch (SourceException e) {
+        throw new SourceException(source + ": " + e.getMessage(), e);
+      }
       Pager.Page read;
-      try (Response response =
-              requester.send(
-                  new Requester.Call(source, endpoint, uri, headers, body, rate), cancellation);
+      try (response;
           Cancellation.Registration cancel = cancellation.onCancel(response::close)) {
         read = page(response, described, out, cancellation);
       }

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dfe.fetcher.envelope.RawRecord;
 import dfe.fetcher.row.SourceException;
 import java.io.BufferedReader;
@@ -49,7 +49,7 @@ final class PageDecoding {
 
   static final ObjectMapper TREE =
       JsonMapper.builder()
-          .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+          .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .build();
   private static final JsonFactory JSON = new JsonFactory();
