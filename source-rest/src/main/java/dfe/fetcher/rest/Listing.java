@@ -113,7 +113,7 @@ final class Listing {
       Pager.Page read;
       try (response;
           Cancellation.Registration cancel = cancellation.onCancel(response::close)) {
-        read = page(response, described, out, cancellation);
+        read = page(response, pagerQuery, described, out, cancellation);
       }
       metrics.increment(MetricNames.REST_PAGES, source, Map.of());
       Optional<Pager.NextPage> next = endpoint.pager().next(read);
@@ -139,7 +139,11 @@ final class Listing {
   }
 
   private Pager.Page page(
-      Response response, String described, RowsOut out, Cancellation cancellation)
+      Response response,
+      Map<String, String> pagerQuery,
+      String described,
+      RowsOut out,
+      Cancellation cancellation)
       throws SourceException, InterruptedException {
     long[] index = {0};
     PageDecoding.Page decoded;
@@ -165,28 +169,7 @@ final class Listing {
       throw new SourceException(source + ": " + e.getMessage(), e);
     }
     return new Pager.Page(
-        response.uri(),
-        pagerQueryOf(response.uri()),
-        response.headers(),
-        decoded.body(),
-        decoded.rows());
-  }
-
-  private Map<String, String> pagerQueryOf(URI uri) {
-    Map<String, String> query = new LinkedHashMap<>();
-    String raw = uri.getRawQuery();
-    if (raw == null) {
-      return query;
-    }
-    for (String param : raw.split("&")) {
-      String[] nameValue = param.split("=", 2);
-      query.put(
-          java.net.URLDecoder.decode(nameValue[0], StandardCharsets.UTF_8),
-          nameValue.length == 2
-              ? java.net.URLDecoder.decode(nameValue[1], StandardCharsets.UTF_8)
-              : "");
-    }
-    return query;
+        response.uri(), pagerQuery, response.headers(), decoded.body(), decoded.rows());
   }
 
   private void checkFailWhen(JsonNode tree, String described) throws SourceException {
