@@ -8,6 +8,7 @@ import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.SourceUnit;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,9 @@ public record RestConnection(
   public List<SourceUnit> units() {
     List<SourceUnit> units = new ArrayList<>();
     for (Endpoint endpoint : endpoints) {
+      Map<String, String> values = new HashMap<>();
+      vars.forEach((name, value) -> values.put("vars." + name, value));
+      values.put("unit.name", endpoint.unit());
       List<String> details = new ArrayList<>();
       details.add(
           "profile "
@@ -64,7 +68,8 @@ public record RestConnection(
               + ", "
               + endpoint.method()
               + " "
-              + endpoint.path().text()
+              + baseUrl.renderKnown(values)
+              + endpoint.path().renderKnown(values)
               + ", auth "
               + credentials.mode().configName());
       details.add(

@@ -89,6 +89,19 @@ public record Template(String text, List<Part> parts) {
     return names;
   }
 
+  /** The text with the placeholders {@code values} has replaced, the others left as written. */
+  public String renderKnown(Map<String, String> values) {
+    StringBuilder out = new StringBuilder();
+    for (Part part : parts) {
+      if (part instanceof Literal literal) {
+        out.append(literal.text());
+      } else if (part instanceof Placeholder placeholder) {
+        out.append(values.getOrDefault(placeholder.name(), "{{ " + placeholder.name() + " }}"));
+      }
+    }
+    return out.toString();
+  }
+
   /**
    * The text with every placeholder replaced by its value.
    *

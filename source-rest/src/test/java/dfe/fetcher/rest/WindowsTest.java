@@ -210,4 +210,43 @@ class WindowsTest {
             "/events?since=" + start + "&until=" + (start + 3600),
             "/events?since=" + (start + 3600) + "&until=" + end);
   }
+
+  @Test
+  void aWindowCutAtMaxPagesFailsTheTickAndCommitsNothing() throws Exception {
+    server.on(
+        "/pages",
+        exchange ->
+            ApiServer.ok(
+                    "{\"data\":[{\"id\":1}]}",
+                    "Link",
+                    "</pages?n=" + System.nanoTime() + ">; rel=\"next\"")
+                .answer(exchange));
+    RestConnection connection =
+        RestFixture.connection(
+            """
+            topic: lab
+            profile:
+              base_url: "%s"
+              endpoints:
+                - unit: events
+                  shape: incremental
+                  path: /pages
+                  query: {since: "{{ window.start }}"}
+                  rows: {decoder: json_at, at: /data}
+                  paginate: {type: link_header}
+                  max_pages: 2
+                  window: {format: epoch_secs, lookback: 1h}
+            """
+                .formatted(server.url()));
+    RecordingSink sink = new RecordingSink();
+
+    try (OpenConnection open = RestFixture.open(connection, clock, SourceMetrics.NONE)) {
+      assertThatThrownBy(
+              () -> open.source("events").read(Optional.empty(), sink, new Cancellation()))
+          .isInstanceOf(SourceException.class)
+          .hasMessageContaining("reached max_pages 2 with more to read");
+    }
+    assertThat(sink.shape()).containsExactly("row", "row");
+    assertThat(sink.checkpoint()).isEmpty();
+  }
 }
