@@ -194,4 +194,17 @@ class AuthTest {
     assertThat(sink.records()).containsExactly("{\"id\":1}");
     assertThat(server.requests().get(1).header("Authorization")).isEqualTo("Bearer tok-123");
   }
+
+  @Test
+  void aSecretThatCannotBeReadFailsTheDumpNamingTheSettingBeforeAnyRequest() throws Exception {
+    server.on("/assets", ok("[]"));
+
+    RecordingSink sink = RestFixture.read(withAuth("{mode: bearer, token: env:NOT_SET}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason())
+        .hasValue(
+            "lab.assets: sources.rest.lab.auth.token: environment variable NOT_SET is not set");
+    assertThat(server.requests()).isEmpty();
+  }
 }
