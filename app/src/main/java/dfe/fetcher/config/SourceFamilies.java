@@ -2,6 +2,7 @@ package dfe.fetcher.config;
 
 import dfe.fetcher.file.FileSourceFamily;
 import dfe.fetcher.jdbc.JdbcSourceFamily;
+import dfe.fetcher.rest.RestSourceFamily;
 import dfe.fetcher.source.SourceFamily;
 import java.util.List;
 
@@ -13,10 +14,10 @@ public final class SourceFamilies {
 
   /** Every family, in the order their sections are documented. */
   public static final List<SourceFamily> ALL =
-      List.of(new FileSourceFamily(), new JdbcSourceFamily());
+      List.of(new FileSourceFamily(), new JdbcSourceFamily(), new RestSourceFamily());
 
   /** Families the design names that this build does not read yet; a section for one is refused. */
-  static final List<String> PLANNED = List.of("rest");
+  static final List<String> PLANNED = List.of();
 
   private SourceFamilies() {}
 }

@@ -1,15 +1,17 @@
 package dfe.fetcher.health;
 
 import dfe.fetcher.metrics.MetricNames;
+import dfe.fetcher.source.SourceMetrics;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Map;
 
 /**
  * The fetcher's metrics, registered in one registry under the names of {@link MetricNames}. Labels
  * carry store, topic and reason names only, never a value from a record or a secret.
  */
-public final class FetcherMetrics {
+public final class FetcherMetrics implements SourceMetrics {
 
   private final PrometheusRegistry registry;
   private final Counter snapshots;
@@ -22,6 +24,11 @@ public final class FetcherMetrics {
   private final Counter checkpointCommits;
   private final Counter tickFailures;
   private final Counter filesSkipped;
+  private final Counter restPages;
+  private final Counter restRequests;
+  private final Counter restRetries;
+  private final Counter restThrottled;
+  private final Histogram restRequestDuration;
 
   public FetcherMetrics() {
     this(new PrometheusRegistry());
@@ -90,6 +97,62 @@ public final class FetcherMetrics {
             .help("Files a dump passed over, once per tick each")
             .labelNames("source", "reason")
             .register(registry);
+    restPages =
+        Counter.builder()
+            .name(MetricNames.REST_PAGES)
+            .help("Pages a REST unit fetched")
+            .labelNames("source")
+            .register(registry);
+    restRequests =
+        Counter.builder()
+            .name(MetricNames.REST_REQUESTS)
+            .help("HTTP requests a REST unit sent, retries included, by status class")
+            .labelNames("source", "status_class")
+            .register(registry);
+    restRetries =
+        Counter.builder()
+            .name(MetricNames.REST_RETRIES)
+            .help("Requests a REST unit tried again")
+            .labelNames("source")
+            .register(registry);
+    restThrottled =
+        Counter.builder()
+            .name(MetricNames.REST_THROTTLED)
+            .help("429 answers a REST unit received")
+            .labelNames("source")
+            .register(registry);
+    restRequestDuration =
+        Histogram.builder()
+            .name(MetricNames.REST_REQUEST_DURATION)
+            .help("How long a REST request took until its response started")
+            .labelNames("source")
+            .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+            .register(registry);
+  }
+
+  /**
+   * A source's own counters (the REST family's pages, requests, retries, throttles); a name this
+   * build does not register is ignored, so a newer source cannot fail a tick on its metrics.
+   */
+  @Override
+  public void increment(String name, String source, Map<String, String> labels) {
+    switch (name) {
+      case MetricNames.REST_PAGES -> restPages.labelValues(source).inc();
+      case MetricNames.REST_REQUESTS ->
+          restRequests.labelValues(source, labels.getOrDefault("status_class", "error")).inc();
+      case MetricNames.REST_RETRIES -> restRetries.labelValues(source).inc();
+      case MetricNames.REST_THROTTLED -> restThrottled.labelValues(source).inc();
+      default -> {
+        // Not registered by this build.
+      }
+    }
+  }
+
+  @Override
+  public void observeSeconds(String name, String source, double seconds) {
+    if (name.equals(MetricNames.REST_REQUEST_DURATION)) {
+      restRequestDuration.labelValues(source).observe(seconds);
+    }
   }
 
   public PrometheusRegistry registry() {

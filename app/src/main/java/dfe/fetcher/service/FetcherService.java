@@ -66,7 +66,7 @@ public final class FetcherService implements AutoCloseable {
     this.current = config;
     this.transport = transport;
     this.metrics = new FetcherMetrics();
-    this.runtime = new SourceRuntime(clock, config.oversize());
+    this.runtime = new SourceRuntime(clock, config.oversize(), metrics);
     TickContext context =
         new TickContext(
             transport,

@@ -90,6 +90,44 @@ class ConfigExampleTest {
   }
 
   @Test
+  void theCommentedRestExampleLoadsOnceUncommented(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    List<String> lines = Files.readAllLines(EXAMPLE);
+    List<String> uncommented = new ArrayList<>();
+    boolean inRest = false;
+    for (String line : lines) {
+      inRest |= line.equals("  # rest:");
+      uncommented.add(inRest && line.startsWith("  # ") ? "  " + line.substring(4) : line);
+    }
+    Path copy = dir.resolve("config.yaml");
+    Files.write(copy, uncommented);
+    Files.createDirectories(dir.resolve("examples"));
+    for (Path data : List.of(Path.of("examples"))) {
+      copyTree(ROOT.resolve(data), dir.resolve(data));
+    }
+
+    FetcherConfig config = ConfigLoader.load(copy, Map.of(), expression -> Optional.empty());
+
+    assertThat(config.connections())
+        .extracting(ConnectionConfig::id)
+        .containsExactly("inventory", "sites", "warehouse", "github", "okta", "cmdb", "lab")
+        .hasSize(7);
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path file : files.toList()) {
+        Path target = to.resolve(from.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+
+  @Test
   void everyKeyTheExampleMentionsIsKnown() throws Exception {
     Set<String> mentioned = keysMentionedInTheExample(loadExample(expression -> Optional.empty()));
 

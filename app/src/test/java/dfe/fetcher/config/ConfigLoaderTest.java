@@ -450,20 +450,20 @@ class ConfigLoaderTest {
                   units: [{unit: accounts, dump: {paths: [a]}}]
               rest:
                 crm:
-                  topic: crm
+                  topic: crm-api
+                  profile: generic-json
+                  vars: {base_url: "https://crm.example.com", path: /accounts}
             """);
 
     assertThat(problems)
         .containsExactly(
-            "config.yaml:6:3: sources.rest: is not supported by this build yet; only sources.file and"
-                + " sources.db are",
             "config.yaml:7:5: sources.rest.crm: connection id 'crm' is already used by"
                 + " sources.file.crm (config.yaml:3:5); ids must be unique across sources.file,"
                 + " sources.db and sources.rest");
   }
 
   @Test
-  void sourceFamiliesThisBuildDoesNotReadAreRefusedNotIgnored() {
+  void aRestConnectionIsBoundByItsFamilyWhichNamesTheShippedProfiles() {
     List<String> problems =
         fixture.problems(
             """
@@ -474,8 +474,9 @@ class ConfigLoaderTest {
 
     assertThat(problems)
         .containsExactly(
-            "config.yaml:2:3: sources.rest: is not supported by this build yet; only sources.file and"
-                + " sources.db are");
+            "config.yaml:3:20: sources.rest.lab.profile: no shipped profile named 'lab'; one of"
+                + " github-issues, okta-system-log, runzero-assets, generic-json, or an inline"
+                + " profile (a mapping)");
   }
 
   @Test

@@ -166,4 +166,31 @@ class SecretsStayHiddenTest {
         .isEqualTo(LITERAL);
     assertThat(config.toString()).contains("sasl.jaas.config=***").doesNotContain("hunter2");
   }
+
+  @Test
+  void aRestInstancesCredentialsAppearInNoSummaryOrToString() throws Exception {
+    FetcherConfig config =
+        fixture.load(
+            """
+            sources:
+              rest:
+                lab:
+                  topic: lab
+                  auth:
+                    mode: oauth2_client_credentials
+                    token_url: https://login.example.com/token
+                    client_id: fetcher
+                    client_secret: "%s"
+                  profile:
+                    base_url: https://api.example.com
+                    endpoints: [{unit: a, shape: dump, path: /a, rows: {decoder: json_array}}]
+            """
+                .formatted(LITERAL));
+
+    assertThat(ConfigSummary.render(config))
+        .contains("auth oauth2_client_credentials")
+        .doesNotContain("hunter2");
+    assertThat(config.toString()).doesNotContain("hunter2");
+    assertThat(config.connections().get(0).source().toString()).doesNotContain("hunter2");
+  }
 }

@@ -3,16 +3,21 @@ package dfe.fetcher.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import dfe.fetcher.metrics.MetricNames;
 import dfe.fetcher.service.FetcherService;
 import dfe.fetcher.service.FetcherWorkspace;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -76,8 +82,16 @@ class HealthEndpointsTest {
             units:
               - unit: feed
                 dump: {paths: [data/broken/*.ndjson]}
-      """
-          .formatted(SECRET);
+        rest:
+          api:
+            topic: api
+            auth: {mode: bearer, token: "%s"}
+            profile:
+              base_url: "%s"
+              retry: {max_retries: 2, initial_backoff_ms: 1, max_backoff_ms: 2}
+              endpoints:
+                - {unit: items, shape: dump, path: /items, rows: {decoder: json_array}}
+      """;
 
   @TempDir Path directory;
   private FetcherWorkspace workspace;
@@ -95,6 +109,34 @@ class HealthEndpointsTest {
     if (service != null) {
       service.close();
     }
+    if (api != null) {
+      api.stop(0);
+    }
+  }
+
+  /** The REST API of {@link #EVERY_METRIC}: a 429 first (a throttle and a retry), then a page. */
+  private HttpServer api;
+
+  private String everyMetric() throws IOException {
+    api = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    AtomicInteger served = new AtomicInteger();
+    api.createContext(
+        "/items",
+        exchange -> {
+          boolean throttle = served.getAndIncrement() == 0;
+          byte[] body =
+              (throttle ? "{}" : "[{\"id\":\"rec-marker-epsilon\"}]")
+                  .getBytes(StandardCharsets.UTF_8);
+          if (throttle) {
+            exchange.getResponseHeaders().add("Retry-After", "0");
+          }
+          exchange.sendResponseHeaders(throttle ? 429 : 200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    api.start();
+    return EVERY_METRIC.formatted(SECRET, SECRET, "http://127.0.0.1:" + api.getAddress().getPort());
   }
 
   private void start(String yaml) throws IOException {
@@ -144,7 +186,7 @@ class HealthEndpointsTest {
   @Test
   void metricsListEveryMetricATickTouched() throws Exception {
     writeDataTouchingEveryMetric();
-    start(EVERY_METRIC);
+    start(everyMetric());
 
     await()
         .atMost(Duration.ofSeconds(10))
@@ -153,7 +195,8 @@ class HealthEndpointsTest {
                 assertThat(get("/metrics").body())
                     .contains(
                         "dfe_fetcher_snapshots_total{status=\"complete\",store=\"inventory.hosts\"}")
-                    .contains(MetricNames.TICK_FAILURES + "{source=\"broken.feed\"}"));
+                    .contains(MetricNames.TICK_FAILURES + "{source=\"broken.feed\"}")
+                    .contains(MetricNames.REST_PAGES + "{source=\"api.items\"}"));
 
     String metrics = get("/metrics").body();
     for (String name : metricNames()) {
@@ -164,10 +207,15 @@ class HealthEndpointsTest {
   @Test
   void metricLabelsNameStoresTopicsAndFixedWordsOnlyNeverASecretOrRecordContent() throws Exception {
     writeDataTouchingEveryMetric();
-    start(EVERY_METRIC);
+    start(everyMetric());
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> get("/metrics").body().contains(MetricNames.TICK_FAILURES + "{"));
+        .until(
+            () -> {
+              String body = get("/metrics").body();
+              return body.contains(MetricNames.TICK_FAILURES + "{")
+                  && body.contains(MetricNames.REST_PAGES + "{");
+            });
 
     String metrics = get("/metrics").body();
 
@@ -175,11 +223,13 @@ class HealthEndpointsTest {
     Map<String, Set<String>> allowed =
         Map.of(
             "store",
-            Set.of("inventory.hosts", "broken.feed"),
+            Set.of("inventory.hosts", "broken.feed", "api.items"),
             "source",
-            Set.of("inventory.hosts", "broken.feed"),
+            Set.of("inventory.hosts", "broken.feed", "api.items"),
             "topic",
-            Set.of("inventory-hosts_land", "broken-feed_land", "dfe_fetcher_dlq"),
+            Set.of("inventory-hosts_land", "broken-feed_land", "api-items_land", "dfe_fetcher_dlq"),
+            "status_class",
+            Set.of("2xx", "3xx", "4xx", "5xx", "error"),
             "status",
             Set.of("complete", "aborted"),
             "reason",

@@ -37,5 +37,23 @@ public final class MetricNames {
    */
   public static final String FILES_SKIPPED = "dfe_fetcher_files_skipped_total";
 
+  /** Label {@code source}: pages a REST unit fetched (2xx responses whose rows were read). */
+  public static final String REST_PAGES = "dfe_fetcher_rest_pages_total";
+
+  /**
+   * Labels {@code source}, {@code status_class} ({@code 2xx}, {@code 3xx}, {@code 4xx}, {@code
+   * 5xx}, {@code error} for no response): every HTTP request a REST unit sent, retries included.
+   */
+  public static final String REST_REQUESTS = "dfe_fetcher_rest_requests_total";
+
+  /** Label {@code source}: requests a REST unit tried again. */
+  public static final String REST_RETRIES = "dfe_fetcher_rest_retries_total";
+
+  /** Label {@code source}: 429 answers a REST unit received. */
+  public static final String REST_THROTTLED = "dfe_fetcher_rest_throttled_total";
+
+  /** Label {@code source}: how long a REST request took until its response started. */
+  public static final String REST_REQUEST_DURATION = "dfe_fetcher_rest_request_duration_seconds";
+
   private MetricNames() {}
 }

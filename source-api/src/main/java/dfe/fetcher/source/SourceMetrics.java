@@ -1,0 +1,29 @@
+package dfe.fetcher.source;
+
+import java.util.Map;
+
+/**
+ * Where a source reports what only it can see (pages fetched, requests by status, retries), beside
+ * what the driver counts itself. Names come from {@code dfe.fetcher.metrics.MetricNames}; each name
+ * is always reported with the same label names, {@code source} ({@code <connection>.<unit>}) first.
+ * Implementations are thread-safe and never block; a source never puts a secret or a record's
+ * content in a label.
+ */
+public interface SourceMetrics {
+
+  /** Reports nothing: for tests and runtimes without metrics. */
+  SourceMetrics NONE =
+      new SourceMetrics() {
+        @Override
+        public void increment(String name, String source, Map<String, String> labels) {}
+
+        @Override
+        public void observeSeconds(String name, String source, double seconds) {}
+      };
+
+  /** Adds one to the counter {@code name{source, labels}}. */
+  void increment(String name, String source, Map<String, String> labels);
+
+  /** Records a duration in the histogram {@code name{source}}. */
+  void observeSeconds(String name, String source, double seconds);
+}

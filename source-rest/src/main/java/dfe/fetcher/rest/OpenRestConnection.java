@@ -1,0 +1,90 @@
+package dfe.fetcher.rest;
+
+import dfe.fetcher.row.RowSource;
+import dfe.fetcher.row.Shape;
+import dfe.fetcher.source.OpenConnection;
+import dfe.fetcher.source.SourceRuntime;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * An opened REST instance: one HTTP client (HTTP/1.1 and 2, no automatic redirects: {@link
+ * Requester} follows them within the base origin), one watchdog thread for stalled bodies, one
+ * credential cache, and a source per enabled endpoint, each with its own rate limit for its life.
+ */
+final class OpenRestConnection implements OpenConnection {
+
+  private final ScheduledExecutorService watchdog;
+  private final Map<String, RowSource> sources = new LinkedHashMap<>();
+
+  OpenRestConnection(RestConnection connection, SourceRuntime runtime) {
+    this.watchdog =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "dfe-rest-watchdog-" + connection.id());
+              thread.setDaemon(true);
+              return thread;
+            });
+    int connectTimeout =
+        connection.endpoints().stream().mapToInt(Endpoint::timeoutSecs).max().orElse(30);
+    HttpClient client =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(connectTimeout))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    Map<String, String> values = new HashMap<>();
+    connection.vars().forEach((name, value) -> values.put("vars." + name, value));
+    values.put("unit.name", "");
+    Origin origin = Origin.of(URI.create(connection.baseUrl().render(values)));
+    Authorizer authorizer =
+        new Authorizer(connection.credentials(), origin, client, runtime.clock());
+    Requester requester =
+        new Requester(
+            client,
+            authorizer,
+            origin,
+            connection.retry(),
+            runtime.clock(),
+            watchdog,
+            runtime.metrics());
+    for (Endpoint endpoint : connection.endpoints()) {
+      if (!endpoint.enabled()) {
+        continue;
+      }
+      String source = connection.id() + "." + endpoint.unit();
+      Listing listing =
+          new Listing(
+              source,
+              connection,
+              endpoint,
+              requester,
+              new RateLimit(connection.requestsPerSec()),
+              runtime.metrics());
+      sources.put(
+          endpoint.unit(),
+          endpoint.shape() == Shape.DUMP
+              ? new RestDump(source, listing, runtime.clock())
+              : new RestWindows(listing, endpoint.window().orElseThrow(), runtime.clock()));
+    }
+  }
+
+  @Override
+  public RowSource source(String unit) {
+    RowSource source = sources.get(unit);
+    if (source == null) {
+      throw new IllegalArgumentException("no enabled endpoint named " + unit);
+    }
+    return source;
+  }
+
+  @Override
+  public void close() {
+    watchdog.shutdownNow();
+  }
+}

@@ -1,0 +1,127 @@
+package dfe.fetcher.rest;
+
+import dfe.fetcher.row.Mark;
+import dfe.fetcher.row.Shape;
+import dfe.fetcher.source.OpenConnection;
+import dfe.fetcher.source.SourceConnection;
+import dfe.fetcher.source.SourceRuntime;
+import dfe.fetcher.source.SourceUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * A bound {@code sources.rest} instance: its profile with the instance's variables, credentials and
+ * unit overrides applied. Opening it creates an HTTP client of its own, closed with it.
+ *
+ * @param id the connection id
+ * @param profile {@code inline}, or the shipped profile's name
+ * @param baseUrl the profile's {@code base_url}; its origin is the only one credentials go to
+ * @param vars the profile's defaults overridden by the instance's {@code vars}
+ * @param headers sent with every request of every endpoint
+ * @param retry how failed requests are tried again
+ * @param requestsPerSec the rate every request of a unit shares; empty for no limit
+ * @param credentials how requests authenticate
+ * @param endpoints one per unit, in profile order
+ */
+public record RestConnection(
+    String id,
+    String profile,
+    Template baseUrl,
+    Map<String, String> vars,
+    Map<String, Template> headers,
+    RetryPolicy retry,
+    OptionalDouble requestsPerSec,
+    Credentials credentials,
+    List<Endpoint> endpoints)
+    implements SourceConnection {
+
+  public RestConnection {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(profile, "profile");
+    Objects.requireNonNull(baseUrl, "baseUrl");
+    vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
+    headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    Objects.requireNonNull(retry, "retry");
+    Objects.requireNonNull(requestsPerSec, "requestsPerSec");
+    Objects.requireNonNull(credentials, "credentials");
+    endpoints = List.copyOf(endpoints);
+  }
+
+  @Override
+  public List<SourceUnit> units() {
+    List<SourceUnit> units = new ArrayList<>();
+    for (Endpoint endpoint : endpoints) {
+      Map<String, String> values = new HashMap<>();
+      vars.forEach((name, value) -> values.put("vars." + name, value));
+      values.put("unit.name", endpoint.unit());
+      List<String> details = new ArrayList<>();
+      details.add(
+          "profile "
+              + profile
+              + ", "
+              + endpoint.method()
+              + " "
+              + baseUrl.renderKnown(values)
+              + endpoint.path().renderKnown(values)
+              + ", auth "
+              + credentials.mode().configName());
+      details.add(
+          "rows "
+              + endpoint.decoder().configName()
+              + endpoint.rowsAt().map(at -> " at " + at).orElse("")
+              + ", at most "
+              + endpoint.maxPages()
+              + " pages");
+      endpoint
+          .window()
+          .ifPresent(
+              window ->
+                  details.add(
+                      "window "
+                          + window.format().configName()
+                          + ", lookback "
+                          + DurationText.format(window.lookback())
+                          + window.step().map(s -> ", step " + DurationText.format(s)).orElse("")
+                          + (window.settle().isZero()
+                              ? ""
+                              : ", settle " + DurationText.format(window.settle()))));
+      units.add(
+          new SourceUnit(
+              endpoint.unit(),
+              endpoint.enabled(),
+              endpoint.shape(),
+              endpoint.rowKey(),
+              endpoint.shape() == Shape.TAIL ? Optional.of(Mark.Kind.WINDOW) : Optional.empty(),
+              details,
+              endpoint.origin(),
+              endpoint.configPath()));
+    }
+    return units;
+  }
+
+  @Override
+  public OpenConnection open(SourceRuntime runtime) {
+    return new OpenRestConnection(this, runtime);
+  }
+
+  /** The variables and endpoints by name, credentials as their mode: safe to print. */
+  @Override
+  public String toString() {
+    return "RestConnection[id="
+        + id
+        + ", profile="
+        + profile
+        + ", auth="
+        + credentials.mode().configName()
+        + ", units="
+        + endpoints.stream().map(Endpoint::unit).toList()
+        + "]";
+  }
+}

@@ -1,0 +1,58 @@
+package dfe.fetcher.rest;
+
+import dfe.fetcher.row.Cancellation;
+import dfe.fetcher.row.Mark;
+import dfe.fetcher.row.Row;
+import dfe.fetcher.row.RowSink;
+import dfe.fetcher.row.RowSource;
+import dfe.fetcher.row.SourceException;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@code shape: dump} endpoint: every page of its listing in one snapshot per tick. The part
+ * begins before the first request, so an API that returns nothing lands as begin and end(0), and
+ * ends without a position. A listing that cannot be finished (a request that fails after its
+ * retries, a loop, {@code max_pages} reached with more to read, {@code fail_when}) is aborted: no
+ * {@code end}, so a cut-short dump never looks complete, and the tick is reported failed with the
+ * reason.
+ */
+final class RestDump implements RowSource {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RestDump.class);
+
+  private final String source;
+  private final Listing listing;
+  private final Clock clock;
+
+  RestDump(String source, Listing listing, Clock clock) {
+    this.source = source;
+    this.listing = listing;
+    this.clock = clock;
+  }
+
+  @Override
+  public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    cancellation.throwIfCancelled();
+    sink.beginPart(OptionalLong.empty());
+    int pages;
+    try {
+      pages =
+          listing.read(
+              Map.of(),
+              (record, origin) -> sink.row(Row.ofDump(record, clock.millis(), origin)),
+              cancellation);
+    } catch (SourceException e) {
+      LOG.warn("rest dump aborted source={} reason=\"{}\"", source, e.getMessage());
+      sink.abortPart(e.getMessage());
+      return;
+    }
+    LOG.debug("rest dump read source={} pages={}", source, pages);
+    sink.endPart(Optional.empty());
+  }
+}

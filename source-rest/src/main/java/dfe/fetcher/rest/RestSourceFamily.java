@@ -1,0 +1,155 @@
+package dfe.fetcher.rest;
+
+import dfe.fetcher.config.ConfigException;
+import dfe.fetcher.config.Problems;
+import dfe.fetcher.config.Section;
+import dfe.fetcher.config.YamlNode;
+import dfe.fetcher.source.BindContext;
+import dfe.fetcher.source.SourceConnection;
+import dfe.fetcher.source.SourceFamily;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * {@code sources.rest}: instances of REST profiles. A profile (shipped, or inline under {@code
+ * profile:}) describes an API's shape; the instance binds it to one deployment with {@code vars},
+ * {@code auth} and per-unit overrides under {@code units}.
+ *
+ * <pre>{@code
+ * sources:
+ *   rest:
+ *     gh:
+ *       profile: github-issues
+ *       topic: github
+ *       vars: {owner: acme, repo: fetcher}
+ *       auth: {mode: bearer, token: env:GITHUB_TOKEN}
+ *       units:
+ *         issues: {lookback: 7d}
+ * }</pre>
+ */
+public final class RestSourceFamily implements SourceFamily {
+
+  static final List<String> CONNECTION_KEYS = List.of("profile", "vars", "auth", "units");
+  static final List<String> AUTH_KEYS =
+      List.of(
+          "mode",
+          "token",
+          "user",
+          "password",
+          "key",
+          "header",
+          "prefix",
+          "query_param",
+          "token_url",
+          "client_id",
+          "client_secret",
+          "scope");
+  static final List<String> UNIT_KEYS =
+      List.of(
+          "enabled", "max_pages", "max_page_bytes", "timeout_secs", "query", "lookback", "settle");
+
+  @Override
+  public String name() {
+    return "rest";
+  }
+
+  @Override
+  public List<String> connectionKeys() {
+    return CONNECTION_KEYS;
+  }
+
+  @Override
+  public List<List<String>> knownKeys() {
+    return List.of(
+        CONNECTION_KEYS,
+        AUTH_KEYS,
+        UNIT_KEYS,
+        ProfileBinder.PROFILE_KEYS,
+        ProfileBinder.PROFILE_AUTH_KEYS,
+        ProfileBinder.RETRY_KEYS,
+        ProfileBinder.RATE_KEYS,
+        ProfileBinder.ENDPOINT_KEYS,
+        ProfileBinder.ROWS_KEYS,
+        ProfileBinder.PAGINATE_KEYS,
+        ProfileBinder.WINDOW_KEYS);
+  }
+
+  @Override
+  public SourceConnection bind(String id, Section connection, BindContext context) {
+    Problems problems = context.problems();
+    Map<String, String> vars = new LinkedHashMap<>();
+    for (YamlNode.Entry entry : connection.namedEntries("vars").orElse(List.of())) {
+      connection
+          .text(entry.value(), Section.join(connection.pathOf("vars"), entry.key()))
+          .ifPresent(value -> vars.put(entry.key(), value));
+    }
+    Map<String, Section> overrides = new LinkedHashMap<>();
+    for (YamlNode.Entry entry : connection.namedEntries("units").orElse(List.of())) {
+      overrides.put(
+          entry.key(),
+          Section.of(
+              Optional.of(entry.value()),
+              entry.keyOrigin(),
+              Section.join(connection.pathOf("units"), entry.key()),
+              UNIT_KEYS,
+              problems));
+    }
+    String profileName = "inline";
+    Section profile;
+    if (!connection.require("profile")) {
+      return empty(id);
+    }
+    YamlNode profileNode = connection.node("profile").orElseThrow();
+    if (profileNode instanceof YamlNode.Scalar) {
+      Optional<String> name = connection.string("profile");
+      if (name.isEmpty()) {
+        return empty(id);
+      }
+      profileName = name.get();
+      Optional<YamlNode> root;
+      try {
+        root = ShippedProfiles.read(profileName, problems);
+      } catch (ConfigException e) {
+        return empty(id);
+      }
+      if (root.isEmpty()) {
+        connection.report(
+            "profile",
+            "no shipped profile named '"
+                + profileName
+                + "'; one of "
+                + String.join(", ", ShippedProfiles.NAMES)
+                + ", or an inline profile (a mapping)");
+        return empty(id);
+      }
+      profile =
+          Section.of(
+              root,
+              connection.originOf("profile"),
+              "profiles/" + profileName,
+              ProfileBinder.PROFILE_KEYS,
+              problems);
+    } else {
+      profile = connection.section("profile", ProfileBinder.PROFILE_KEYS);
+    }
+    ProfileBinder binder =
+        new ProfileBinder(connection.pathOf("vars"), connection, profile, vars, overrides, context);
+    return binder.bind(id, profileName);
+  }
+
+  private static RestConnection empty(String id) {
+    return new RestConnection(
+        id,
+        "inline",
+        Template.literal(""),
+        Map.of(),
+        Map.of(),
+        RetryPolicy.DEFAULT,
+        OptionalDouble.empty(),
+        new Credentials.None(),
+        List.of());
+  }
+}

@@ -1,0 +1,100 @@
+package dfe.fetcher.rest;
+
+import dfe.fetcher.row.Mark;
+import dfe.fetcher.row.Row;
+import dfe.fetcher.row.RowSink;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** A sink that records every call in order, as the tests state the exact sequence expected. */
+class RecordingSink implements RowSink {
+
+  sealed interface Event permits Begin, Record, End, Abort, Advance {}
+
+  record Begin() implements Event {}
+
+  record Record(String json, String origin) implements Event {}
+
+  record End() implements Event {}
+
+  record Abort(String reason) implements Event {}
+
+  record Advance(Mark mark) implements Event {}
+
+  final List<Event> events = new ArrayList<>();
+  private long rows;
+
+  @Override
+  public void beginPart(OptionalLong total) {
+    events.add(new Begin());
+  }
+
+  @Override
+  public void row(Row row) {
+    rows++;
+    events.add(new Record(new String(row.record().bytes(), StandardCharsets.UTF_8), row.origin()));
+  }
+
+  @Override
+  public void endPart(Optional<Mark> position) {
+    events.add(new End());
+  }
+
+  @Override
+  public void abortPart(String reason) {
+    events.add(new Abort(reason));
+  }
+
+  @Override
+  public void advance(Mark mark) {
+    events.add(new Advance(mark));
+  }
+
+  long rowCount() {
+    return rows;
+  }
+
+  List<String> records() {
+    return events.stream()
+        .filter(Record.class::isInstance)
+        .map(event -> ((Record) event).json())
+        .toList();
+  }
+
+  /** The events as short words: begin, row, end, abort, advance. */
+  List<String> shape() {
+    List<String> words = new ArrayList<>();
+    for (Event event : events) {
+      words.add(
+          switch (event.getClass().getSimpleName()) {
+            case "Begin" -> "begin";
+            case "Record" -> "row";
+            case "End" -> "end";
+            case "Abort" -> "abort";
+            default -> "advance";
+          });
+    }
+    return words;
+  }
+
+  Optional<String> abortReason() {
+    return events.stream()
+        .filter(Abort.class::isInstance)
+        .map(event -> ((Abort) event).reason())
+        .findFirst();
+  }
+
+  /** The last mark advanced to, as a driver would commit it. */
+  Optional<Mark> checkpoint() {
+    Mark last = null;
+    for (Event event : events) {
+      if (event instanceof Advance advance) {
+        last = advance.mark();
+      }
+    }
+    return Optional.ofNullable(last);
+  }
+}

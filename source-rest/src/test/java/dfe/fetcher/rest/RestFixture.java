@@ -1,0 +1,96 @@
+package dfe.fetcher.rest;
+
+import dfe.fetcher.config.ConfigException;
+import dfe.fetcher.config.ConfigProblem;
+import dfe.fetcher.config.Problems;
+import dfe.fetcher.config.Section;
+import dfe.fetcher.config.YamlNode;
+import dfe.fetcher.config.YamlTreeReader;
+import dfe.fetcher.oversize.OversizePolicy;
+import dfe.fetcher.row.Cancellation;
+import dfe.fetcher.row.Mark;
+import dfe.fetcher.source.BindContext;
+import dfe.fetcher.source.OpenConnection;
+import dfe.fetcher.source.SourceFamily;
+import dfe.fetcher.source.SourceMetrics;
+import dfe.fetcher.source.SourceRuntime;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Binds {@code sources.rest.lab} from YAML as the application would, and reads its units. */
+final class RestFixture {
+
+  private RestFixture() {}
+
+  /** The problems binding {@code yaml} (the connection's mapping) reports, rendered. */
+  static List<String> problems(String yaml, Map<String, String> environment) {
+    Problems problems = new Problems();
+    bind(yaml, environment, problems);
+    return problems.inReadingOrder().stream().map(ConfigProblem::render).toList();
+  }
+
+  static List<String> problems(String yaml) {
+    return problems(yaml, Map.of());
+  }
+
+  static RestConnection connection(String yaml) {
+    return connection(yaml, Map.of());
+  }
+
+  static RestConnection connection(String yaml, Map<String, String> environment) {
+    Problems problems = new Problems();
+    RestConnection connection = bind(yaml, environment, problems);
+    if (!problems.isEmpty()) {
+      throw new AssertionError(
+          "unexpected problems:\n"
+              + String.join(
+                  "\n", problems.inReadingOrder().stream().map(ConfigProblem::render).toList()));
+    }
+    return connection;
+  }
+
+  private static RestConnection bind(
+      String yaml, Map<String, String> environment, Problems problems) {
+    Optional<YamlNode> root;
+    try {
+      root = new YamlTreeReader(Path.of("config.yaml"), problems).read(yaml);
+    } catch (ConfigException e) {
+      throw new AssertionError(e.getMessage(), e);
+    }
+    List<String> allowed = new ArrayList<>(SourceFamily.COMMON_CONNECTION_KEYS);
+    allowed.addAll(new RestSourceFamily().connectionKeys());
+    Section section =
+        Section.of(
+            root,
+            new dfe.fetcher.config.ConfigOrigin.InFile(Path.of("config.yaml"), 1, 1),
+            "sources.rest.lab",
+            allowed,
+            problems);
+    return (RestConnection)
+        new RestSourceFamily()
+            .bind("lab", section, new BindContext(Path.of("."), environment, problems));
+  }
+
+  static OpenConnection open(RestConnection connection, Clock clock, SourceMetrics metrics) {
+    return connection.open(new SourceRuntime(clock, OversizePolicy.DEFAULT, metrics));
+  }
+
+  /** One tick of {@code unit}, on a connection opened for it. */
+  static RecordingSink read(RestConnection connection, String unit) throws Exception {
+    return read(connection, unit, Optional.empty(), Clock.systemUTC());
+  }
+
+  static RecordingSink read(
+      RestConnection connection, String unit, Optional<Mark> checkpoint, Clock clock)
+      throws Exception {
+    RecordingSink sink = new RecordingSink();
+    try (OpenConnection open = open(connection, clock, SourceMetrics.NONE)) {
+      open.source(unit).read(checkpoint, sink, new Cancellation());
+    }
+    return sink;
+  }
+}
