@@ -1,12 +1,15 @@
 package dfe.fetcher.snapshots;
 
 import dfe.fetcher.cli.Terminal;
+import dfe.fetcher.snapshots.apply.ApplyMetrics;
 import dfe.fetcher.snapshots.apply.ChangePublisher;
 import dfe.fetcher.snapshots.apply.ChangePublishingException;
 import dfe.fetcher.snapshots.apply.KafkaChangePublisher;
 import dfe.fetcher.snapshots.apply.SnapshotApplier;
 import dfe.fetcher.snapshots.apply.TableColumns;
 import dfe.fetcher.snapshots.apply.TargetTable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -127,6 +130,12 @@ final class ApplyCommand implements Callable<Integer> {
               + " tombstone per removed key.")
   private String changesTopic;
 
+  @Option(
+      names = "--metrics-address",
+      paramLabel = "HOST:PORT",
+      description = "Serve Prometheus /metrics here (port 0: any free port, printed on stderr).")
+  private String metricsAddress;
+
   @Override
   public Integer call() {
     Terminal terminal = snapshots.terminal();
@@ -148,9 +157,21 @@ final class ApplyCommand implements Callable<Integer> {
     }
     try (Connection connection = DriverManager.getConnection(url, connectionProperties());
         TargetTable target = TargetTable.open(connection, table, columns);
-        ChangePublisher publisher = publisher()) {
+        ChangePublisher publisher = publisher();
+        ApplyMetrics metrics = new ApplyMetrics(target.name())) {
+      if (metricsAddress != null) {
+        int port = metrics.serve(metricsAddress(metricsAddress));
+        terminal
+            .err()
+            .println(
+                "snapshots apply: metrics on "
+                    + metricsAddress.replaceAll(":\\d+$", "")
+                    + ":"
+                    + port);
+      }
       SnapshotApplier applier =
-          new SnapshotApplier(target, Optional.ofNullable(store), publisher, terminal.out());
+          new SnapshotApplier(
+              target, Optional.ofNullable(store), publisher, terminal.out(), metrics);
       FrameInput input =
           new FrameInput(frame -> stage(applier, frame), terminal.in(), terminal.err());
       if (topic != null) {
@@ -175,6 +196,15 @@ final class ApplyCommand implements Callable<Integer> {
       SQLException cause =
           e instanceof SQLException sql ? sql : ((StagingFailedException) e).getCause();
       terminal.err().println("snapshots apply: " + table + ": database: " + cause.getMessage());
+      return FAILED;
+    } catch (IOException e) {
+      terminal
+          .err()
+          .println(
+              "snapshots apply: --metrics-address "
+                  + metricsAddress
+                  + ": cannot listen: "
+                  + e.getMessage());
       return FAILED;
     } catch (ChangePublishingException | KafkaApplyInput.ReadFailedException e) {
       terminal.err().println("snapshots apply: " + table + ": " + e.getMessage());
@@ -214,6 +244,17 @@ final class ApplyCommand implements Callable<Integer> {
           properties.setProperty(key, value);
         });
     return properties;
+  }
+
+  private InetSocketAddress metricsAddress(String address) {
+    int colon = address.lastIndexOf(':');
+    try {
+      return new InetSocketAddress(
+          address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
+    } catch (RuntimeException e) {
+      throw new ParameterException(
+          command.commandLine(), "--metrics-address " + address + ": expected HOST:PORT");
+    }
   }
 
   private ChangePublisher publisher() {

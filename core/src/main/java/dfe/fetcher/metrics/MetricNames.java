@@ -30,5 +30,17 @@ public final class MetricNames {
   /** Label {@code source}: ticks that failed. */
   public static final String TICK_FAILURES = "dfe_fetcher_tick_failures_total";
 
+  /**
+   * Labels {@code table}, {@code outcome} ({@code applied}, {@code superseded}, {@code skipped},
+   * {@code refused}, {@code not-applied}): snapshots {@code snapshots apply} settled.
+   */
+  public static final String APPLY_SNAPSHOTS = "dfe_fetcher_apply_snapshots_total";
+
+  /** Label {@code table}: rows swapped into the table by {@code snapshots apply}. */
+  public static final String APPLY_ROWS = "dfe_fetcher_apply_rows_total";
+
+  /** Labels {@code table}, {@code op} ({@code add}, {@code remove}, {@code change}). */
+  public static final String APPLY_CHANGES = "dfe_fetcher_apply_changes_total";
+
   private MetricNames() {}
 }

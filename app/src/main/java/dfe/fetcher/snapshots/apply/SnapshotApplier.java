@@ -42,6 +42,7 @@ public final class SnapshotApplier {
   private final Optional<String> onlyStore;
   private final ChangePublisher publisher;
   private final PrintStream progress;
+  private final ApplyMetrics metrics;
   private final Reassembler reassembler = Reassembler.verifyOnly();
   private final Map<String, Waiting> waiting = new HashMap<>();
   private final Set<String> done = new HashSet<>();
@@ -55,17 +56,20 @@ public final class SnapshotApplier {
    * @param onlyStore the store whose snapshots go into the table; when empty, the store the table
    *     already holds, else the store of the first snapshot swapped in
    * @param progress where one line per snapshot outcome is printed
+   * @param metrics counted as the lines are printed
    */
   public SnapshotApplier(
       TargetTable target,
       Optional<String> onlyStore,
       ChangePublisher publisher,
-      PrintStream progress)
+      PrintStream progress,
+      ApplyMetrics metrics)
       throws SQLException {
     this.target = target;
     this.onlyStore = onlyStore;
     this.publisher = publisher;
     this.progress = progress;
+    this.metrics = metrics;
     this.held = target.held();
     if (held.isPresent()) {
       target.dropStagingNotNewerThan(held.get().snapshotId());
@@ -150,6 +154,7 @@ public final class SnapshotApplier {
           forget(candidate);
           held = Optional.of(new TargetTable.Held(candidate.id, candidate.store));
           appliedSnapshots++;
+          metrics.applied(report.rows(), swap.added(), swap.removed(), swap.changed());
           line(
               "applied",
               candidate.id,
@@ -280,6 +285,7 @@ public final class SnapshotApplier {
   }
 
   private void line(String outcome, String id, String store, String detail) {
+    metrics.snapshot(outcome);
     progress.println(outcome + " snapshot=" + id + " store=" + store + " " + detail);
     progress.flush();
   }
