@@ -140,7 +140,8 @@ final class ApplyCommand implements Callable<Integer> {
   public Integer call() {
     Terminal terminal = snapshots.terminal();
     if (files.isEmpty() == (topic == null)) {
-      throw new ParameterException(command.commandLine(), "give FILE... or --topic, not both");
+      throw new ParameterException(
+          command.commandLine(), "give either FILE... or --topic (with --bootstrap-server)");
     }
     if ((topic != null || changesTopic != null) && bootstrapServers == null) {
       throw new ParameterException(

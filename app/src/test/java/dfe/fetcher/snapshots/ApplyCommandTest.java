@@ -230,4 +230,48 @@ class ApplyCommandTest {
                 + STORE);
     assertThat(schema.rows("hosts")).containsOnlyKeys("a");
   }
+
+  @Test
+  void anEmptyCompleteDumpEmptiesTheTable() throws Exception {
+    apply(hosts(1, "a", "b").lines());
+    SnapshotFrames empty = hosts(2);
+
+    CommandRun run = apply(empty.lines());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.outLines())
+        .singleElement()
+        .asString()
+        .startsWith("applied snapshot=" + empty.id() + " store=" + STORE + " rows=0 ");
+    assertThat(schema.rows("hosts")).isEmpty();
+  }
+
+  @Test
+  void givingNeitherFilesNorATopicIsAUsageError() throws Exception {
+    List<String> args = new ArrayList<>(List.of("snapshots", "apply"));
+    args.addAll(schema.target("hosts"));
+    args.addAll(List.of("--key", "/id"));
+
+    CommandRun run = CommandRun.of(args.toArray(String[]::new));
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("give either FILE... or --topic");
+  }
+
+  @Test
+  void aRecordJsonbCannotHoldRefusesItsDumpAndKeepsTheTable() throws Exception {
+    apply(hosts(1, "a").lines());
+    SnapshotFrames nul = dump(STORE, 2, "{\"id\":\"n\",\"s\":\"\\u0000\"}", "{\"id\":\"m\"}");
+
+    CommandRun run = apply(nul.lines());
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertThat(run.outLines())
+        .singleElement()
+        .asString()
+        .startsWith("refused snapshot=" + nul.id() + " store=" + STORE + " reason=")
+        .contains("\\u0000");
+    assertThat(schema.rows("hosts")).containsOnlyKeys("a");
+    assertThat(schema.tables()).noneMatch(name -> name.contains("__stage_"));
+  }
 }

@@ -130,6 +130,11 @@ public final class SnapshotApplier {
             "status=conflict reason=\"" + String.join("; ", report.conflicts()) + "\"");
       }
     }
+    for (Waiting snapshot : List.copyOf(waiting.values())) {
+      if (snapshot.refusal != null) {
+        refuse(snapshot);
+      }
+    }
     List<Waiting> complete =
         waiting.values().stream()
             .filter(s -> reassembler.status(s.id).orElseThrow() == SnapshotStatus.COMPLETE)
@@ -146,6 +151,10 @@ public final class SnapshotApplier {
         continue;
       }
       candidate.flush();
+      if (candidate.refusal != null) {
+        refuse(candidate);
+        continue;
+      }
       SnapshotReport report = reassembler.report(candidate.id).orElseThrow();
       long rowCount = report.rowCount().orElseThrow();
       TargetTable.Swap swap = target.swap(candidate.id, candidate.store, rowCount, publisher);
@@ -272,6 +281,12 @@ public final class SnapshotApplier {
     target.dropStagingNotNewerThan(appliedId);
   }
 
+  private void refuse(Waiting snapshot) throws SQLException {
+    finish(snapshot);
+    unapplied++;
+    line("refused", snapshot.id, snapshot.store, "reason=\"" + snapshot.refusal + "\"");
+  }
+
   /** Drops a snapshot's staging and stops tracking it; its later frames are ignored. */
   private void finish(Waiting snapshot) throws SQLException {
     target.dropStage(snapshot.id);
@@ -300,12 +315,18 @@ public final class SnapshotApplier {
     private int count;
     private long bytes;
 
+    /** Why the database would not stage a row of it; set once, then nothing more is staged. */
+    private String refusal;
+
     Waiting(String id, String store) {
       this.id = id;
       this.store = store;
     }
 
     void add(long seq, byte[] record) {
+      if (refusal != null) {
+        return;
+      }
       if (count == seqs.length) {
         seqs = java.util.Arrays.copyOf(seqs, count * 2);
         records = java.util.Arrays.copyOf(records, count * 2);
@@ -318,7 +339,18 @@ public final class SnapshotApplier {
 
     void flush() throws SQLException {
       if (count > 0) {
-        target.stage(id, seqs, records, count);
+        try {
+          target.stage(id, seqs, records, count);
+        } catch (SQLException e) {
+          if (!TargetTable.isRowsFault(e)) {
+            throw e;
+          }
+          refusal =
+              TargetTable.reasonOf(
+                  e.getNextException() != null
+                      ? e.getNextException().getMessage()
+                      : e.getMessage());
+        }
         java.util.Arrays.fill(records, 0, count, null);
         count = 0;
         bytes = 0;

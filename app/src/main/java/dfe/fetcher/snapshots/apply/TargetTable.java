@@ -188,17 +188,21 @@ public final class TargetTable implements AutoCloseable {
       sql.execute(
           "CREATE UNLOGGED TABLE IF NOT EXISTS "
               + names.qualify(stage)
-              + " (seq bigint PRIMARY KEY, record text NOT NULL)");
+              + " (seq bigint PRIMARY KEY, record jsonb NOT NULL)");
     }
   }
 
-  /** Upserts rows by seq into the staging table of {@code snapshotId}, in one statement batch. */
+  /**
+   * Upserts rows by seq into the staging table of {@code snapshotId}, in one statement batch. Each
+   * record is parsed into {@code jsonb} here, while the rest of the snapshot is still being read,
+   * so the swap copies rows without parsing them and holds its lock for less time.
+   */
   void stage(String snapshotId, long[] seqs, byte[][] records, int count) throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
             "INSERT INTO "
                 + names.qualify(names.stageName(snapshotId))
-                + " (seq, record) VALUES (?, ?) ON CONFLICT (seq) DO NOTHING")) {
+                + " (seq, record) VALUES (?, ?::jsonb) ON CONFLICT (seq) DO NOTHING")) {
       for (int i = 0; i < count; i++) {
         insert.setLong(1, seqs[i]);
         insert.setString(2, new String(records[i], StandardCharsets.UTF_8));
@@ -298,11 +302,8 @@ public final class TargetTable implements AutoCloseable {
     } catch (SQLException e) {
       connection.rollback();
       committed = true;
-      String state = e.getSQLState() == null ? "" : e.getSQLState();
-      // Class 22 (data exception: a value that does not cast, a record that is not jsonb) and
-      // 23 (integrity: a key missing or repeated) are the rows' fault, not the database's.
-      if (state.startsWith("22") || state.startsWith("23")) {
-        return new Swap(SwapOutcome.REFUSED, firstLine(e.getMessage()), -1, -1, -1);
+      if (isRowsFault(e)) {
+        return new Swap(SwapOutcome.REFUSED, reasonOf(e.getMessage()), -1, -1, -1);
       }
       throw e;
     } finally {
@@ -344,7 +345,7 @@ public final class TargetTable implements AutoCloseable {
             .collect(Collectors.joining(", "));
     return "(SELECT "
         + values
-        + ", r FROM (SELECT record::jsonb AS r FROM "
+        + ", r FROM (SELECT record AS r FROM "
         + stage
         + ") AS cast_rows) AS s";
   }
@@ -445,12 +446,34 @@ public final class TargetTable implements AutoCloseable {
     return new long[] {added, removed, changed};
   }
 
-  private static String firstLine(String message) {
+  /**
+   * Whether {@code e} (or a batch's next exception) is the rows' fault rather than the database's:
+   * class 22, a data exception (a value that does not cast, a record jsonb cannot hold, such as one
+   * with a \\u0000), or 23, an integrity violation (a key missing or repeated).
+   */
+  static boolean isRowsFault(SQLException e) {
+    for (SQLException cause = e; cause != null; cause = cause.getNextException()) {
+      String state = cause.getSQLState() == null ? "" : cause.getSQLState();
+      if (state.startsWith("22") || state.startsWith("23")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The first line of the server's message, and its detail line when it has one. */
+  static String reasonOf(String message) {
     if (message == null) {
       return "";
     }
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
+    String[] lines = message.split("\n");
+    String described = lines[0].trim();
+    for (String line : lines) {
+      if (line.trim().startsWith("Detail:")) {
+        described += " (" + line.trim() + ")";
+      }
+    }
+    return described.replace("\"", "'");
   }
 
   @Override
