@@ -1,5 +1,6 @@
 package dfe.fetcher.change;
 
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
@@ -31,8 +32,7 @@ public final class SortedChanges {
     KeyedRow a = from.hasNext() ? from.next() : null;
     KeyedRow b = to.hasNext() ? to.next() : null;
     while (a != null || b != null) {
-      int order =
-          a == null ? 1 : b == null ? -1 : java.util.Arrays.compareUnsigned(a.key(), b.key());
+      int order = a == null ? 1 : b == null ? -1 : Arrays.compareUnsigned(a.key(), b.key());
       if (order < 0) {
         sink.accept(ChangeEvent.removed(a.key(), a.record()));
         removed++;

@@ -31,16 +31,25 @@ public final class MetricNames {
   public static final String TICK_FAILURES = "dfe_fetcher_tick_failures_total";
 
   /**
-   * Labels {@code table}, {@code outcome} ({@code applied}, {@code superseded}, {@code skipped},
-   * {@code refused}, {@code not-applied}): snapshots {@code snapshots apply} settled.
+   * The metrics of {@code snapshots apply --metrics-address}: a process of its own, so {@code run}
+   * does not expose them.
    */
-  public static final String APPLY_SNAPSHOTS = "dfe_fetcher_apply_snapshots_total";
+  public static final class Apply {
 
-  /** Label {@code table}: rows swapped into the table by {@code snapshots apply}. */
-  public static final String APPLY_ROWS = "dfe_fetcher_apply_rows_total";
+    /**
+     * Labels {@code table}, {@code outcome} ({@code applied}, {@code superseded}, {@code skipped},
+     * {@code refused}, {@code not-applied}): snapshots settled.
+     */
+    public static final String SNAPSHOTS = "dfe_fetcher_apply_snapshots_total";
 
-  /** Labels {@code table}, {@code op} ({@code add}, {@code remove}, {@code change}). */
-  public static final String APPLY_CHANGES = "dfe_fetcher_apply_changes_total";
+    /** Label {@code table}: rows swapped into the table. */
+    public static final String ROWS = "dfe_fetcher_apply_rows_total";
+
+    /** Labels {@code table}, {@code op} ({@code add}, {@code remove}, {@code change}). */
+    public static final String CHANGES = "dfe_fetcher_apply_changes_total";
+
+    private Apply() {}
+  }
 
   private MetricNames() {}
 }

@@ -24,19 +24,19 @@ public final class ApplyMetrics implements AutoCloseable {
     this.table = table;
     snapshots =
         Counter.builder()
-            .name(MetricNames.APPLY_SNAPSHOTS)
+            .name(MetricNames.Apply.SNAPSHOTS)
             .help("Snapshots settled: applied, superseded, skipped, refused or not applied")
             .labelNames("table", "outcome")
             .register(registry);
     rows =
         Counter.builder()
-            .name(MetricNames.APPLY_ROWS)
+            .name(MetricNames.Apply.ROWS)
             .help("Rows swapped into the table")
             .labelNames("table")
             .register(registry);
     changes =
         Counter.builder()
-            .name(MetricNames.APPLY_CHANGES)
+            .name(MetricNames.Apply.CHANGES)
             .help("Change events published to the changes topic")
             .labelNames("table", "op")
             .register(registry);

@@ -8,6 +8,7 @@ import dfe.fetcher.envelope.SnapshotStatus;
 import java.io.PrintStream;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -328,8 +329,8 @@ public final class SnapshotApplier {
         return;
       }
       if (count == seqs.length) {
-        seqs = java.util.Arrays.copyOf(seqs, count * 2);
-        records = java.util.Arrays.copyOf(records, count * 2);
+        seqs = Arrays.copyOf(seqs, count * 2);
+        records = Arrays.copyOf(records, count * 2);
       }
       seqs[count] = seq;
       records[count] = record;
@@ -351,7 +352,7 @@ public final class SnapshotApplier {
                       ? e.getNextException().getMessage()
                       : e.getMessage());
         }
-        java.util.Arrays.fill(records, 0, count, null);
+        Arrays.fill(records, 0, count, null);
         count = 0;
         bytes = 0;
       }
