@@ -1,5 +1,6 @@
 package dfe.fetcher.snapshots;
 
+import dfe.fetcher.envelope.Frame;
 import dfe.fetcher.envelope.FrameParser;
 import dfe.fetcher.envelope.InvalidFrameException;
 import dfe.fetcher.envelope.Reassembler;
@@ -9,18 +10,20 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Feeds the frames of files (one JSON object per line, {@code -} for standard input) to a
- * Reassembler. Blank lines are skipped; a line that is not a frame is reported as {@code FILE:LINE:
- * reason} and skipped; a file that cannot be read is reported and the rest are read. Lines are
- * handled as bytes, never decoded to strings, and no more than one line is held at once.
+ * Reassembler or another frame consumer. Blank lines are skipped; a line that is not a frame is
+ * reported as {@code FILE:LINE: reason} and skipped; a file that cannot be read is reported and the
+ * rest are read. Lines are handled as bytes, never decoded to strings, and no more than one line is
+ * held at once.
  */
 final class FrameInput {
 
   private static final int BUFFER_SIZE = 1 << 16;
 
-  private final Reassembler reassembler;
+  private final Consumer<Frame> frames;
   private final FrameParser parser = new FrameParser();
   private final InputStream stdin;
   private final PrintStream diagnostics;
@@ -28,7 +31,12 @@ final class FrameInput {
   private int unreadableFiles;
 
   FrameInput(Reassembler reassembler, InputStream stdin, PrintStream diagnostics) {
-    this.reassembler = reassembler;
+    this(reassembler::accept, stdin, diagnostics);
+  }
+
+  /** Hands every frame read to {@code frames}, in the order read. */
+  FrameInput(Consumer<Frame> frames, InputStream stdin, PrintStream diagnostics) {
+    this.frames = frames;
     this.stdin = stdin;
     this.diagnostics = diagnostics;
   }
@@ -106,7 +114,7 @@ final class FrameInput {
       return;
     }
     try {
-      reassembler.accept(parser.parse(value, 0, value.length));
+      frames.accept(parser.parse(value, 0, value.length));
     } catch (InvalidFrameException e) {
       invalidLines++;
       diagnostics.println(place + ": " + e.getMessage());
@@ -130,7 +138,7 @@ final class FrameInput {
       return;
     }
     try {
-      reassembler.accept(parser.parse(buffer, from, to - from));
+      frames.accept(parser.parse(buffer, from, to - from));
     } catch (InvalidFrameException e) {
       invalidLines++;
       diagnostics.println(name + ":" + lineNumber + ": " + e.getMessage());

@@ -17,8 +17,10 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "snapshots",
     mixinStandardHelpOptions = true,
-    description = "Verify enveloped dumps and extract the rows of a complete one.",
-    subcommands = {VerifyCommand.class, RowsCommand.class})
+    description =
+        "Verify enveloped dumps, extract the rows of a complete one, apply the latest complete"
+            + " one to a table, and list the changes between two.",
+    subcommands = {VerifyCommand.class, RowsCommand.class, ApplyCommand.class, DiffCommand.class})
 public final class SnapshotsCommand implements Runnable {
 
   static final int ALL_COMPLETE = 0;

@@ -55,5 +55,26 @@ public final class MetricNames {
   /** Label {@code source}: how long a REST request took until its response started. */
   public static final String REST_REQUEST_DURATION = "dfe_fetcher_rest_request_duration_seconds";
 
+  /**
+   * The metrics of {@code snapshots apply --metrics-address}: a process of its own, so {@code run}
+   * does not expose them.
+   */
+  public static final class Apply {
+
+    /**
+     * Labels {@code table}, {@code outcome} ({@code applied}, {@code superseded}, {@code skipped},
+     * {@code refused}, {@code not-applied}): snapshots settled.
+     */
+    public static final String SNAPSHOTS = "dfe_fetcher_apply_snapshots_total";
+
+    /** Label {@code table}: rows swapped into the table. */
+    public static final String ROWS = "dfe_fetcher_apply_rows_total";
+
+    /** Labels {@code table}, {@code op} ({@code add}, {@code remove}, {@code change}). */
+    public static final String CHANGES = "dfe_fetcher_apply_changes_total";
+
+    private Apply() {}
+  }
+
   private MetricNames() {}
 }
