@@ -60,6 +60,20 @@ final class LocalKafka implements AutoCloseable {
           .createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
           .all()
           .get();
+      // Created is not yet led: a producer that asks for a partition's leader too early can wait
+      // out its delivery timeout on a loaded machine. Wait until every partition has one.
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(60))
+          .until(
+              () ->
+                  admin
+                      .describeTopics(List.of(name))
+                      .allTopicNames()
+                      .get()
+                      .get(name)
+                      .partitions()
+                      .stream()
+                      .allMatch(partition -> partition.leader() != null));
     }
   }
 
