@@ -134,7 +134,14 @@ final class RunCommand implements Callable<Integer> {
       LOG.error(
           "event=config_reload_refused problems={} first=\"{}\"",
           e.problems().size(),
-          e.problems().get(0).render());
+          e.problems().isEmpty() ? "" : e.problems().get(0).render());
+    } catch (RuntimeException e) {
+      // A reload that failed half way is logged where an operator looks, never lost on stderr.
+      LOG.error(
+          "event=config_reload_failed error=\"{}: {}\" note=\"restart to be sure every connection"
+              + " runs as configured\"",
+          e.getClass().getSimpleName(),
+          e.getMessage());
     }
   }
 }

@@ -43,6 +43,13 @@ public final class Scheduler implements AutoCloseable {
   private final ScheduledThreadPoolExecutor executor;
   private final Map<String, ScheduledFuture<?>> schedules = new ConcurrentHashMap<>();
   private final Map<String, ReentrantLock> runs = new ConcurrentHashMap<>();
+  private final Map<String, ConnectionJob> scheduledJobs = new ConcurrentHashMap<>();
+
+  /** Jobs taken off the schedule: a run of one still going stops before its next unit. */
+  private final java.util.Set<ConnectionJob> retired =
+      java.util.Collections.newSetFromMap(
+          java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>()));
+
   private volatile long stopRequestedAt;
 
   public Scheduler(UnitRunner runner, int maxConcurrentFetches, Duration grace) {
@@ -67,6 +74,7 @@ public final class Scheduler implements AutoCloseable {
       schedule.cancel(false);
       throw new IllegalStateException("connection " + job.connection() + " is already scheduled");
     }
+    scheduledJobs.put(job.connection(), job);
     LOG.info(
         "event=connection_scheduled connection={} units={} interval_secs={}",
         job.connection(),
@@ -82,6 +90,11 @@ public final class Scheduler implements AutoCloseable {
     ScheduledFuture<?> schedule = schedules.remove(connection);
     if (schedule != null) {
       schedule.cancel(false);
+    }
+    ConnectionJob job = scheduledJobs.remove(connection);
+    if (job != null) {
+      // Retired before cancelled: a unit starting now either sees it or is cancelled below.
+      retired.add(job);
     }
     runner.cancelConnection(connection, reason);
     ReentrantLock run = runs.computeIfAbsent(connection, c -> new ReentrantLock());
@@ -165,6 +178,9 @@ public final class Scheduler implements AutoCloseable {
   private void runScheduled(ConnectionJob job) {
     try {
       runConnection(job);
+    } catch (InterruptedException e) {
+      // Stopping while waiting for the connection's previous run: nothing ran.
+      Thread.currentThread().interrupt();
     } catch (VirtualMachineError e) {
       runner.halt("connection " + job.connection(), e);
       throw e;
@@ -177,16 +193,18 @@ public final class Scheduler implements AutoCloseable {
     }
   }
 
-  private Map<String, TickOutcome> runConnection(ConnectionJob job) {
+  private Map<String, TickOutcome> runConnection(ConnectionJob job) throws InterruptedException {
     ReentrantLock run = runs.computeIfAbsent(job.connection(), c -> new ReentrantLock());
-    run.lock();
+    run.lockInterruptibly();
     try {
       Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
       for (BoundUnit unit : job.units()) {
-        if (Thread.currentThread().isInterrupted() || stopRequestedAt != 0) {
+        if (Thread.currentThread().isInterrupted()
+            || stopRequestedAt != 0
+            || retired.contains(job)) {
           break;
         }
-        TickOutcome outcome = runner.runTick(unit);
+        TickOutcome outcome = runner.runTick(unit, () -> retired.contains(job));
         outcomes.put(unit.store(), outcome);
         if (outcome instanceof TickOutcome.Stopped) {
           break;

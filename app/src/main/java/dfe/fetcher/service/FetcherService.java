@@ -52,7 +52,7 @@ public final class FetcherService implements AutoCloseable {
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final Map<String, Wired> wired = new LinkedHashMap<>();
   private final Scheduler scheduler;
-  private HealthServer health;
+  private volatile HealthServer health;
 
   /** One enabled connection as it runs: its job, its filter, and what it opened. */
   private record Wired(
@@ -203,7 +203,7 @@ public final class FetcherService implements AutoCloseable {
    * @throws IOException when {@code metrics.address} cannot be listened on (the message names it);
    *     no unit has started then
    */
-  public void start() throws IOException {
+  public synchronized void start() throws IOException {
     try {
       health =
           HealthServer.start(
@@ -261,7 +261,9 @@ public final class FetcherService implements AutoCloseable {
     }
     for (ConnectionConfig connection : wanted.values()) {
       if (!wired.containsKey(connection.id())) {
-        Wired added = wire(newer, connection, filterOf(connection));
+        // Settings outside sources (instance id, topic suffix, scheduler defaults) stay as
+        // started: a reload does not move a connection's cursor key or topics.
+        Wired added = wire(config, connection, filterOf(connection));
         wired.put(connection.id(), added);
         if (health != null) {
           scheduler.schedule(added.job());

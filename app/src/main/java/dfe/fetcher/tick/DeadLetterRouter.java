@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  *       first {@code max_dlq_bytes} go to the DLQ.
  *   <li>A refused {@code end} fails the tick, whatever {@code dlq.enabled} says: committing the
  *       checkpoint behind it would leave the snapshot open forever and the part never read again.
- *   <li>Any other refused record (a begin, a stub, an incremental record) goes to the DLQ.
+ *   <li>A refused {@code oversize} stub fails the tick too: its seq would be missing under an end.
+ *   <li>Any other refused record (a begin, an incremental record) goes to the DLQ.
  * </ul>
  *
  * With {@code dlq.enabled: false} a dead letter is counted ({@code <reason>_dropped}) and logged,
@@ -77,6 +78,19 @@ final class DeadLetterRouter implements AcknowledgementPipeline.Refusals {
   @Override
   public List<OutboundRecord> replacementsFor(List<SendResult.Refused> refused) {
     for (SendResult.Refused refusal : refused) {
+      if (kindOf(refusal.record()).filter(FrameKind.OVERSIZE.wireName()::equals).isPresent()) {
+        // A stub is already the smallest form of its row: without it the seq is missing, and an
+        // end after it would count a snapshot complete that verifies truncated.
+        throw new LandingFailedException(
+            "unit "
+                + store
+                + ": the oversize stub at seq "
+                + seqOf(refusal.record()).orElse(-1)
+                + " was refused: "
+                + refusal.error()
+                + "; the snapshot is left without an end",
+            null);
+      }
       if (kindOf(refusal.record()).filter(FrameKind.END.wireName()::equals).isPresent()) {
         throw new LandingFailedException(
             "unit "

@@ -46,13 +46,24 @@ public final class UnitRunner {
   }
 
   public TickOutcome runTick(BoundUnit unit) {
+    return runTick(unit, () -> false);
+  }
+
+  /**
+   * One tick of {@code unit}; {@code retired} says whether its connection was taken off the
+   * schedule meanwhile (a reload), read once the tick is registered, so a reload either finds the
+   * tick running and cancels it, or the tick sees the reload and cancels itself.
+   */
+  public TickOutcome runTick(BoundUnit unit, java.util.function.BooleanSupplier retired) {
     long started = System.nanoTime();
-    UnitTick tick = new UnitTick(context, unit);
     Cancellation cancellation = new Cancellation();
+    UnitTick tick = new UnitTick(context, unit, cancellation);
     running.put(unit, cancellation);
     try {
       if (context.stopping().getAsBoolean()) {
         cancellation.cancel("stopping");
+      } else if (retired.getAsBoolean()) {
+        cancellation.cancel("reload");
       }
       Optional<Mark> checkpoint = checkpointOf(unit);
       unit.source().read(checkpoint, tick, cancellation);

@@ -1,6 +1,7 @@
 package dfe.fetcher.tick;
 
 import dfe.fetcher.checkpoint.CursorStore.CheckpointException;
+import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
 import dfe.fetcher.row.RowKey;
@@ -39,6 +40,7 @@ final class UnitTick implements RowSink {
 
   private final TickContext context;
   private final BoundUnit unit;
+  private final java.util.function.BooleanSupplier ending;
   private final RowFilterStage filter;
   private final EnvelopeStage envelope;
   private final EnrichmentStage enrichment;
@@ -47,9 +49,14 @@ final class UnitTick implements RowSink {
   private final List<String> abortedParts = new ArrayList<>();
   private long partsCompleted;
 
-  UnitTick(TickContext context, BoundUnit unit) {
+  /**
+   * @param cancellation the tick's own: a reload cancels it without stopping the service, and the
+   *     tick then takes no more rows and waits no longer, as on a stop
+   */
+  UnitTick(TickContext context, BoundUnit unit, Cancellation cancellation) {
     this.context = context;
     this.unit = unit;
+    this.ending = () -> context.stopping().getAsBoolean() || cancellation.isCancelled();
     this.filter = unit.filter().get();
     Optional<RowKey> rowKey = unit.rowKey();
     this.envelope =
@@ -72,7 +79,7 @@ final class UnitTick implements RowSink {
             context.transport(),
             context.batchLimits(),
             context.clock(),
-            context.stopping(),
+            ending,
             WAIT_SLICE,
             this::commit,
             deadLetters,
@@ -101,6 +108,10 @@ final class UnitTick implements RowSink {
   }
 
   private void dumpRow(Row row) throws InterruptedException {
+    if (row.mark().isPresent()) {
+      throw new IllegalStateException(
+          "unit " + unit.store() + ": a dump row carries a mark; a dump's position is its part's");
+    }
     if (!envelope.isOpen()) {
       beginPart(OptionalLong.empty());
     }
@@ -205,6 +216,11 @@ final class UnitTick implements RowSink {
   @Override
   public void advance(Mark mark) throws InterruptedException {
     checkNotStopping();
+    if (envelope.isOpen()) {
+      // Committing a position past a part without its end would skip that part for good.
+      throw new IllegalStateException(
+          "unit " + unit.store() + ": the source advanced while a dump part was open");
+    }
     pipeline.markAfterAdded(mark);
     pipeline.awaitAll();
   }
@@ -254,7 +270,7 @@ final class UnitTick implements RowSink {
   }
 
   private void checkNotStopping() {
-    if (context.stopping().getAsBoolean()) {
+    if (ending.getAsBoolean()) {
       throw new StoppingException();
     }
   }

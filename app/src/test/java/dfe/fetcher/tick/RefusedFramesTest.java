@@ -123,4 +123,22 @@ class RefusedFramesTest {
     assertThat(landing.metrics.counterValue(MetricNames.DLQ, STORE, "refused_dropped"))
         .isEqualTo(1);
   }
+
+  @Test
+  void aRefusedOversizeStubFailsTheTickAndCommitsNothing() {
+    landing.oversize = new dfe.fetcher.oversize.OversizePolicy(10, 4);
+    landing.output = new RefusingTransport(landing.transport, RefusingTransport.kind("oversize"));
+    ScriptedSource source =
+        ScriptedSource.dump().part(1, "{\"id\":\"a\"}", "{\"id\":\"long enough to be a stub\"}");
+
+    TickOutcome outcome =
+        landing.runner().runTick(Landing.dumpUnit(source, RowFilterStage.KEEP_ALL));
+
+    assertThat(outcome).isInstanceOf(TickOutcome.Failed.class);
+    assertThat(((TickOutcome.Failed) outcome).reason()).contains("oversize stub at seq 1");
+    assertThat(Files.exists(landing.cursors.fileOf(KEY))).isFalse();
+    assertThat(landing.jsonLines(TOPIC))
+        .extracting(frame -> frame.get("kind").asText())
+        .doesNotContain("end");
+  }
 }

@@ -240,4 +240,42 @@ class SourceContractTest {
     assertThat(tick.get(2, TimeUnit.SECONDS)).isEqualTo(new TickOutcome.Stopped());
     assertThat(landing.metrics.counterValue(MetricNames.TICK_FAILURES, STORE)).isZero();
   }
+
+  @Test
+  void aReloadEndsATickWaitingForAnAcknowledgementThatDoesNotCome() throws Exception {
+    landing.output = new HandCompletedTransport();
+    RowSource oneRow =
+        (checkpoint, sink, cancellation) -> {
+          sink.beginPart(OptionalLong.empty());
+          sink.row(row("{\"id\":1}"));
+          sink.endPart(Optional.of(ScriptedSource.mark(1)));
+        };
+    UnitRunner runner = landing.runner();
+    Future<TickOutcome> tick =
+        ticks.submit(() -> runner.runTick(Landing.dumpUnit(oneRow, RowFilterStage.KEEP_ALL)));
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> !((HandCompletedTransport) landing.output).sent.isEmpty());
+
+    runner.cancelConnection("inventory", "reload");
+
+    assertThat(tick.get(2, TimeUnit.SECONDS)).isEqualTo(new TickOutcome.Stopped());
+    assertThat(Files.exists(landing.cursors.fileOf(KEY))).isFalse();
+  }
+
+  @Test
+  void aSourceThatAdvancesWithADumpPartOpenFailsItsTick() {
+    RowSource confused =
+        (checkpoint, sink, cancellation) -> {
+          sink.beginPart(OptionalLong.empty());
+          sink.row(row("{\"id\":1}"));
+          sink.advance(ScriptedSource.mark(9));
+        };
+
+    TickOutcome outcome =
+        landing.runner().runTick(Landing.dumpUnit(confused, RowFilterStage.KEEP_ALL));
+
+    assertThat(outcome).isInstanceOf(TickOutcome.Failed.class);
+    assertThat(Files.exists(landing.cursors.fileOf(KEY))).isFalse();
+  }
 }
