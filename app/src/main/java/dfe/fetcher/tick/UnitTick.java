@@ -1,6 +1,7 @@
 package dfe.fetcher.tick;
 
 import dfe.fetcher.checkpoint.CursorStore.CheckpointException;
+import dfe.fetcher.health.FetcherMetrics;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
 import dfe.fetcher.row.RowKey;
@@ -44,6 +45,7 @@ final class UnitTick implements RowSink {
   private final EnrichmentStage enrichment;
   private final DeadLetterRouter deadLetters;
   private final AcknowledgementPipeline pipeline;
+  private final FetcherMetrics.RowCounters rowCounters;
   private final List<String> abortedParts = new ArrayList<>();
   private long partsCompleted;
 
@@ -51,6 +53,7 @@ final class UnitTick implements RowSink {
     this.context = context;
     this.unit = unit;
     this.filter = unit.filter().get();
+    this.rowCounters = context.metrics().rowCounters(unit.store());
     Optional<RowKey> rowKey = unit.rowKey();
     this.envelope =
         new EnvelopeStage(
@@ -87,7 +90,7 @@ final class UnitTick implements RowSink {
           "unit " + unit.store() + " is incremental but its source began a dump part");
     }
     EnvelopeStage.Enveloped begin = envelope.begin(total);
-    pipeline.add(enrichment.frame(begin.frame(), begin.encoded(), context.clock().millis()));
+    pipeline.add(enrichment.frame(begin.frame(), context.clock().millis()));
   }
 
   @Override
@@ -106,7 +109,7 @@ final class UnitTick implements RowSink {
     }
     Optional<EnvelopeStage.Enveloped> enveloped = envelope.row(row.content());
     if (enveloped.isEmpty()) {
-      context.metrics().filteredOut(unit.store());
+      rowCounters.filteredOut();
       return;
     }
     EnvelopeStage.Enveloped frame = enveloped.get();
@@ -114,9 +117,9 @@ final class UnitTick implements RowSink {
       sendDeadLetter(frame.deadLetter().get());
       context.metrics().oversizeStub(unit.store());
     } else {
-      context.metrics().rowFrames(unit.store(), 1);
+      rowCounters.rowFrame();
     }
-    pipeline.add(enrichment.frame(frame.frame(), frame.encoded(), row.fetchedAtMillis()));
+    pipeline.add(enrichment.frame(frame.frame(), row.fetchedAtMillis()));
   }
 
   private void incrementalRow(Row row) throws InterruptedException {
@@ -132,7 +135,7 @@ final class UnitTick implements RowSink {
       return;
     }
     if (!filter.keep(row.record().bytes())) {
-      context.metrics().filteredOut(unit.store());
+      rowCounters.filteredOut();
       return;
     }
     pipeline.add(enrichment.record(row.record(), row.fetchedAtMillis()));
@@ -156,7 +159,7 @@ final class UnitTick implements RowSink {
     // in the background must never be followed by an end that lands.
     pipeline.awaitAll();
     EnvelopeStage.Enveloped end = envelope.end();
-    pipeline.add(enrichment.frame(end.frame(), end.encoded(), context.clock().millis()));
+    pipeline.add(enrichment.frame(end.frame(), context.clock().millis()));
     position.ifPresent(pipeline::markAfterAdded);
     pipeline.awaitAll();
     partsCompleted++;

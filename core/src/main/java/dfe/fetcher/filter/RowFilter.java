@@ -16,7 +16,11 @@ import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
+import dfe.fetcher.envelope.Frame;
+import dfe.fetcher.envelope.FrameHead;
+import dfe.fetcher.envelope.FrameKind;
 import dfe.fetcher.envelope.RawRecord;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -152,7 +156,43 @@ public final class RowFilter {
     if (read.isEmpty()) {
       return FilterVerdict.PASS;
     }
-    Map<String, Object> values = read.get();
+    return evaluate(read.get());
+  }
+
+  /**
+   * Judges a row frame of a dump from its parts, as {@link #evaluate(byte[])} judges its encoded
+   * JSON, without the frame being encoded: the head's fields are the frame's own top-level
+   * variables ({@code kind} is {@code "row"}) and {@code record} is the record converted. The
+   * verdict is the same as for the encoded frame.
+   */
+  public FilterVerdict evaluateRowFrame(Frame.Row frame) {
+    Objects.requireNonNull(frame, "frame");
+    FrameHead head = frame.head();
+    Map<String, Object> values = new HashMap<>();
+    for (String name : variables) {
+      switch (name) {
+        case "kind" -> values.put(name, FrameKind.ROW.wireName());
+        case "snapshot_id" -> values.put(name, head.snapshotId());
+        case "snapshot_at" -> values.put(name, head.snapshotAt());
+        case "timestamp" -> values.put(name, head.timestamp());
+        case "store" -> values.put(name, head.store());
+        case "seq" -> values.put(name, head.seq());
+        case "record" -> {
+          try {
+            values.put(name, JsonVariables.readValue(frame.record().bytes()));
+          } catch (JsonProcessingException e) {
+            return new FilterVerdict.DropError("not valid JSON: " + e.getOriginalMessage());
+          }
+        }
+        default -> {
+          // Not a field of a row frame: left out, so the verdict names it missing.
+        }
+      }
+    }
+    return evaluate(values);
+  }
+
+  private FilterVerdict evaluate(Map<String, Object> values) {
     Object result;
     try {
       result = program.eval(values);
