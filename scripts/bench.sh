@@ -56,9 +56,7 @@ die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 cleanup() {
   set +e
-  if [[ -n $connect_pid ]] && kill -0 "$connect_pid" 2>/dev/null; then
-    kill "$connect_pid"; wait "$connect_pid" 2>/dev/null
-  fi
+  [[ -n $connect_pid ]] && stop_pid "$connect_pid"
   "$root/scripts/local-kafka.sh" --stop 2>/dev/null
   if [[ -n $database_made ]]; then
     "${psql[@]}" -d test -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1
@@ -71,6 +69,20 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Stops a process this script started: TERM, then KILL after 20 s (a JVM out of memory may not
+# answer TERM).
+stop_pid() {
+  local pid=$1 i
+  kill "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < 40; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
 
 wanted() { [[ " $cases " == *" $1 "* ]]; }
 
@@ -220,15 +232,15 @@ rootLogger.appenderRef.stdout.ref = STDOUT
 EOF
   local start end rss
   start=$(now)
-  java -Xmx512m "-Dlog4j2.configurationFile=$dir/log4j2.properties" -cp "$tools_lib/*" \
+  # The heap connect-standalone.sh gives a worker; with -Xmx512m it runs out of memory here.
+  java -Xms256m -Xmx2g "-Dlog4j2.configurationFile=$dir/log4j2.properties" -cp "$tools_lib/*" \
     org.apache.kafka.connect.cli.ConnectStandalone "$dir/worker.properties" "$dir/connector.properties" \
     >"$dir/connect.log" 2>&1 &
   connect_pid=$!
   end=$(java -cp "$tools_lib/*" "$root/scripts/bench-tools/WaitForOffsets.java" \
-    "$bootstrap" "$topic" "$n" 600) || die "the Connect peer did not land $n records (log: $dir/connect.log)"
+    "$bootstrap" "$topic" "$n" 300) || die "the Connect peer did not land $n records (log: $dir/connect.log)"
   rss=$(awk '/VmHWM/ { print $2 }' "/proc/$connect_pid/status")
-  kill "$connect_pid"
-  wait "$connect_pid" 2>/dev/null || true
+  stop_pid "$connect_pid"
   connect_pid=""
   record peer "$(echo "$end / 1000 - $start" | bc -l)" "$rss" "$n" "$(stat -c %s "$data")"
 }
