@@ -72,6 +72,9 @@ public final class RowFilter {
 
   private static final String SOURCE_NAME = "filter";
 
+  /** The row frame's field that holds the record. */
+  private static final String RECORD = "record";
+
   private static final CelOptions OPTIONS =
       CelOptions.current().enableHeterogeneousNumericComparisons(true).build();
 
@@ -89,10 +92,21 @@ public final class RowFilter {
   private final Set<String> variables;
   private final CelRuntime.Program program;
 
-  private RowFilter(String expression, Set<String> variables, CelRuntime.Program program) {
+  /**
+   * The fields of a row frame's {@code record} the expression selects, when it reads the record
+   * only through them; null when it may read the whole record.
+   */
+  private final Set<String> recordFields;
+
+  private RowFilter(
+      String expression,
+      Set<String> variables,
+      CelRuntime.Program program,
+      Set<String> recordFields) {
     this.expression = expression;
     this.variables = variables;
     this.program = program;
+    this.recordFields = recordFields;
   }
 
   /**
@@ -137,7 +151,11 @@ public final class RowFilter {
               + ", never a bool; a filter must be true to keep a row or false to drop it");
     }
     try {
-      return new RowFilter(expression, Set.copyOf(variables), RUNTIME.createProgram(ast));
+      return new RowFilter(
+          expression,
+          Set.copyOf(variables),
+          RUNTIME.createProgram(ast),
+          prepared.fieldsRead().get(RECORD));
     } catch (CelEvaluationException e) {
       throw new FilterCompileException(
           expression, "ERROR: " + SOURCE_NAME + ": CEL cannot plan it: " + e.getMessage());
@@ -162,8 +180,10 @@ public final class RowFilter {
   /**
    * Judges a row frame of a dump from its parts, as {@link #evaluate(byte[])} judges its encoded
    * JSON, without the frame being encoded: the head's fields are the frame's own top-level
-   * variables ({@code kind} is {@code "row"}) and {@code record} is the record converted. The
-   * verdict is the same as for the encoded frame.
+   * variables ({@code kind} is {@code "row"}) and {@code record} is the record converted, of an
+   * object only the fields the expression selects when it reads nothing else of it. For a record
+   * that is one JSON value, as {@link RawRecord} requires, the verdict is the same as for the
+   * encoded frame; the record is only parsed when the expression reads it.
    */
   public FilterVerdict evaluateRowFrame(Frame.Row frame) {
     Objects.requireNonNull(frame, "frame");
@@ -177,9 +197,9 @@ public final class RowFilter {
         case "timestamp" -> values.put(name, head.timestamp());
         case "store" -> values.put(name, head.store());
         case "seq" -> values.put(name, head.seq());
-        case "record" -> {
+        case RECORD -> {
           try {
-            values.put(name, JsonVariables.readValue(frame.record().bytes()));
+            values.put(name, recordValue(frame.record().bytes()));
           } catch (JsonProcessingException e) {
             return new FilterVerdict.DropError("not valid JSON: " + e.getOriginalMessage());
           }
@@ -190,6 +210,20 @@ public final class RowFilter {
       }
     }
     return evaluate(values);
+  }
+
+  /**
+   * The record as the expression sees it: of an object only the fields it selects, when it reads
+   * nothing else (the rest is skipped, not converted); otherwise the whole value.
+   */
+  private Object recordValue(byte[] record) throws JsonProcessingException {
+    if (recordFields != null) {
+      Optional<Map<String, Object>> selected = JsonVariables.read(record, recordFields);
+      if (selected.isPresent()) {
+        return selected.get();
+      }
+    }
+    return JsonVariables.readValue(record);
   }
 
   private FilterVerdict evaluate(Map<String, Object> values) {

@@ -14,8 +14,9 @@ import net.jqwik.api.Provide;
 
 /**
  * Judging a row frame from its parts gives the verdict, reason included, that judging its encoded
- * JSON gives: for expressions on the record, on the head, on fields a frame does not have, and for
- * records that pass, fail, miss the field or are not objects.
+ * JSON gives: for expressions on the record (through its fields only, or whole), on the head, on
+ * fields a frame does not have, and for records that pass, fail, miss the field or are not objects.
+ * Records keep {@code RawRecord}'s contract (one JSON value), as every source's do.
  */
 class RowFrameVerdictProperties {
 
@@ -49,6 +50,10 @@ class RowFrameVerdictProperties {
         "store == \"inventory.hosts\" && snapshot_id != \"\" && timestamp == snapshot_at",
         "size(record) > 1",
         "record.name",
+        "record.n > 2 || size(record) == 4",
+        "record[\"alive\"] == true",
+        "record.exists(k, k == \"tags\") && record.alive",
+        "record.tags.all(t, size(t) == 1) ? record.n == 3 : has(record.missing)",
         "other == 1",
         "true");
   }
@@ -63,7 +68,9 @@ class RowFrameVerdictProperties {
         "[1,2]",
         "\"text\"",
         "null",
-        "{\"alive\":null,\"n\":\"3\"}");
+        "{\"alive\":null,\"n\":\"3\"}",
+        "{\"alive\":true,\"alive\":false,\"n\":3}",
+        "{\"alive\":true,\"n\":{\"deep\":[1,{\"x\":null}]},\"tags\":[\"a\"],\"z\":1e400}");
   }
 
   @Provide
