@@ -199,6 +199,7 @@ public final class KafkaTransport implements Transport {
             done.complete(new SendResult(refused));
           }
         };
+    HeaderBytes headerBytes = new HeaderBytes();
     for (OutboundRecord record : batch) {
       if (done.isCompletedExceptionally()) {
         // The batch has failed already; each further send could block for max.block.ms while
@@ -210,7 +211,7 @@ public final class KafkaTransport implements Transport {
         generation
             .producer()
             .send(
-                message(record),
+                message(record, headerBytes),
                 (metadata, error) -> {
                   if (error instanceof RecordTooLargeException) {
                     refused.add(new SendResult.Refused(record, error.getMessage()));
@@ -235,15 +236,38 @@ public final class KafkaTransport implements Transport {
     return done;
   }
 
-  private static ProducerRecord<byte[], byte[]> message(OutboundRecord record) {
+  private static ProducerRecord<byte[], byte[]> message(
+      OutboundRecord record, HeaderBytes headerBytes) {
     ProducerRecord<byte[], byte[]> message =
         new ProducerRecord<>(record.topic(), null, record.key().orElse(null), record.value());
-    for (OutboundRecord.Header header : record.headers()) {
-      message
-          .headers()
-          .add(new RecordHeader(header.name(), header.value().getBytes(StandardCharsets.UTF_8)));
+    List<OutboundRecord.Header> headers = record.headers();
+    for (int i = 0; i < headers.size(); i++) {
+      OutboundRecord.Header header = headers.get(i);
+      message.headers().add(new RecordHeader(header.name(), headerBytes.of(i, header.value())));
     }
     return message;
+  }
+
+  /**
+   * The UTF-8 of the header values of one batch, reused while the value at a header's position is
+   * the same string as in the previous record: the frames of a snapshot share their kind and
+   * snapshot id, so those are encoded once a batch instead of once a record. The producer does not
+   * change header values, so records may share the arrays.
+   */
+  private static final class HeaderBytes {
+    private final String[] values = new String[4];
+    private final byte[][] bytes = new byte[4][];
+
+    byte[] of(int position, String value) {
+      if (position >= values.length) {
+        return value.getBytes(StandardCharsets.UTF_8);
+      }
+      if (values[position] != value) {
+        values[position] = value;
+        bytes[position] = value.getBytes(StandardCharsets.UTF_8);
+      }
+      return bytes[position];
+    }
   }
 
   @Override
