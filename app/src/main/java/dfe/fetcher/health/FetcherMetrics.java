@@ -2,6 +2,7 @@ package dfe.fetcher.health;
 
 import dfe.fetcher.metrics.MetricNames;
 import dfe.fetcher.source.SourceMetrics;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -177,6 +178,36 @@ public final class FetcherMetrics implements SourceMetrics {
 
   public void landed(String source, String topic, long count) {
     records.labelValues(source, topic).inc(count);
+  }
+
+  /**
+   * The counters a tick moves once per row of unit {@code store} ({@code
+   * dfe_fetcher_snapshot_rows_total} and {@code dfe_fetcher_records_filtered_total}), their labels
+   * looked up once here instead of on every row.
+   */
+  public RowCounters rowCounters(String store) {
+    return new RowCounters(snapshotRows.labelValues(store), filtered.labelValues(store));
+  }
+
+  /** One unit's per-row counters; as thread-safe as the counters themselves. */
+  public static final class RowCounters {
+    private final CounterDataPoint rowFrames;
+    private final CounterDataPoint filteredOut;
+
+    private RowCounters(CounterDataPoint rowFrames, CounterDataPoint filteredOut) {
+      this.rowFrames = rowFrames;
+      this.filteredOut = filteredOut;
+    }
+
+    /** As {@link FetcherMetrics#rowFrames} with a count of one. */
+    public void rowFrame() {
+      rowFrames.inc();
+    }
+
+    /** As {@link FetcherMetrics#filteredOut}. */
+    public void filteredOut() {
+      filteredOut.inc();
+    }
   }
 
   public void filteredOut(String source) {

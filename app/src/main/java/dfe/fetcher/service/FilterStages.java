@@ -1,6 +1,7 @@
 package dfe.fetcher.service;
 
 import dfe.fetcher.config.FilterCompiler;
+import dfe.fetcher.envelope.Frame;
 import dfe.fetcher.filter.FilterCompileException;
 import dfe.fetcher.filter.FilterVerdict;
 import dfe.fetcher.filter.RowFilter;
@@ -35,12 +36,23 @@ final class FilterStages {
     } catch (FilterCompileException e) {
       throw new IllegalStateException("a filter the loader accepted does not compile", e);
     }
-    return json -> {
-      FilterVerdict verdict = filter.evaluate(json);
-      if (!verdict.passes()) {
-        LOG.debug("event=row_filtered verdict={}", verdict);
+    return new RowFilterStage() {
+      @Override
+      public boolean keep(byte[] json) {
+        return passes(filter.evaluate(json));
       }
-      return verdict.passes();
+
+      @Override
+      public boolean keepRow(Frame.Row frame) {
+        return passes(filter.evaluateRowFrame(frame));
+      }
     };
+  }
+
+  private static boolean passes(FilterVerdict verdict) {
+    if (!verdict.passes()) {
+      LOG.debug("event=row_filtered verdict={}", verdict);
+    }
+    return verdict.passes();
   }
 }

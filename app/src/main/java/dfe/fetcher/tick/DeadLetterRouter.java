@@ -2,7 +2,6 @@ package dfe.fetcher.tick;
 
 import dfe.fetcher.dlq.DeadLetterQueue;
 import dfe.fetcher.envelope.Frame;
-import dfe.fetcher.envelope.FrameCodec;
 import dfe.fetcher.envelope.FrameKind;
 import dfe.fetcher.envelope.FrameParser;
 import dfe.fetcher.envelope.InvalidFrameException;
@@ -133,7 +132,7 @@ final class DeadLetterRouter implements AcknowledgementPipeline.Refusals {
     }
     Frame.Oversize stub = envelope.stubInPlaceOf((Frame.Row) frame);
     metrics.oversizeStub(store);
-    return Optional.of(enrichment.frame(stub, FrameCodec.encode(stub), clock.millis()));
+    return Optional.of(enrichment.frame(stub, clock.millis()));
   }
 
   private void dropped(OptionalLong seq, String metricReason) {

@@ -1,9 +1,13 @@
 package dfe.fetcher.tick;
 
+import dfe.fetcher.enrich.EnrichedRowFrames;
 import dfe.fetcher.enrich.Enrichment;
 import dfe.fetcher.enrich.EnrichmentFields;
 import dfe.fetcher.envelope.Frame;
+import dfe.fetcher.envelope.FrameCodec;
+import dfe.fetcher.envelope.FrameHead;
 import dfe.fetcher.envelope.RawRecord;
+import dfe.fetcher.envelope.RowFrameEncoder;
 import dfe.fetcher.row.RowKey;
 import dfe.fetcher.transport.OutboundRecord;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +31,8 @@ final class EnrichmentStage {
   private final byte[] storeKey;
   private final Clock clock;
   private final Optional<RowKey> rowKey;
+  private final EnrichedRowFrames rowFrames;
+  private RowFrameEncoder rowEncoder;
 
   EnrichmentStage(
       String topic, String sourceName, String store, Clock clock, Optional<RowKey> rowKey) {
@@ -36,15 +42,25 @@ final class EnrichmentStage {
     this.storeKey = store.getBytes(StandardCharsets.UTF_8);
     this.clock = clock;
     this.rowKey = rowKey;
+    this.rowFrames = new EnrichedRowFrames(sourceName, store);
   }
 
   String topic() {
     return topic;
   }
 
-  /** An envelope frame's message, keyed by store, with kind, snapshot and seq headers. */
-  OutboundRecord frame(Frame frame, byte[] encoded, long fetchedAtMillis) {
-    byte[] value = Enrichment.enrichFrame(encoded, fields(fetchedAtMillis));
+  /**
+   * An envelope frame's message, keyed by store, with kind, snapshot and seq headers. A row frame
+   * is written in one pass into its message (the snapshot's head and the unit's constant members
+   * encoded once); any other frame is encoded and enriched, with the same bytes as a result.
+   */
+  OutboundRecord frame(Frame frame, long fetchedAtMillis) {
+    byte[] value;
+    if (frame instanceof Frame.Row row) {
+      value = rowFrames.enrich(encoderFor(row.head()), row, fetchedAtMillis, clock.millis());
+    } else {
+      value = Enrichment.enrichFrame(FrameCodec.encode(frame), fields(fetchedAtMillis));
+    }
     List<OutboundRecord.Header> headers =
         List.of(
             new OutboundRecord.Header(KIND_HEADER, frame.kind().wireName()),
@@ -59,6 +75,14 @@ final class EnrichmentStage {
     Optional<byte[]> key =
         rowKey.flatMap(pointer -> pointer.of(record)).map(k -> k.getBytes(StandardCharsets.UTF_8));
     return new OutboundRecord(topic, key, value, List.of());
+  }
+
+  /** The encoder of the snapshot {@code head} belongs to: one per snapshot, not per row. */
+  private RowFrameEncoder encoderFor(FrameHead head) {
+    if (rowEncoder == null || !rowEncoder.writes(head)) {
+      rowEncoder = new RowFrameEncoder(head);
+    }
+    return rowEncoder;
   }
 
   private EnrichmentFields fields(long fetchedAtMillis) {

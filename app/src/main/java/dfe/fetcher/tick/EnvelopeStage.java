@@ -1,7 +1,6 @@
 package dfe.fetcher.tick;
 
 import dfe.fetcher.envelope.Frame;
-import dfe.fetcher.envelope.FrameCodec;
 import dfe.fetcher.envelope.RawRecord;
 import dfe.fetcher.envelope.SnapshotIdGenerator;
 import dfe.fetcher.envelope.SnapshotWriter;
@@ -19,14 +18,10 @@ import java.util.OptionalLong;
  */
 final class EnvelopeStage {
 
-  /**
-   * A frame to send, with the dead letter that goes with it (an oversize stub's DLQ copy).
-   *
-   * @param encoded the frame's JSON, before enrichment
-   */
-  record Enveloped(Frame frame, byte[] encoded, Optional<DeadLetter> deadLetter) {
+  /** A frame to send, with the dead letter that goes with it (an oversize stub's DLQ copy). */
+  record Enveloped(Frame frame, Optional<DeadLetter> deadLetter) {
     static Enveloped of(Frame frame) {
-      return new Enveloped(frame, FrameCodec.encode(frame), Optional.empty());
+      return new Enveloped(frame, Optional.empty());
     }
   }
 
@@ -86,16 +81,15 @@ final class EnvelopeStage {
               OptionalLong.of(stub.head().seq()),
               notKept.dlqCopy(),
               "oversize");
-      return Optional.of(new Enveloped(stub, FrameCodec.encode(stub), Optional.of(letter)));
+      return Optional.of(new Enveloped(stub, Optional.of(letter)));
     }
     RawRecord record = content.whole();
     Frame.Row frame = writer.row(record);
-    byte[] encoded = FrameCodec.encode(frame);
-    if (!filter.keep(encoded)) {
+    if (!filter.keepRow(frame)) {
       writer.giveBack(frame);
       return Optional.empty();
     }
-    return Optional.of(new Enveloped(frame, encoded, Optional.empty()));
+    return Optional.of(Enveloped.of(frame));
   }
 
   /** Closes the snapshot: its end frame, counting every row and stub numbered. */

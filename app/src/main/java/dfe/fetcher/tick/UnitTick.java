@@ -1,6 +1,7 @@
 package dfe.fetcher.tick;
 
 import dfe.fetcher.checkpoint.CursorStore.CheckpointException;
+import dfe.fetcher.health.FetcherMetrics;
 import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.row.Mark;
 import dfe.fetcher.row.Row;
@@ -46,6 +47,7 @@ final class UnitTick implements RowSink {
   private final EnrichmentStage enrichment;
   private final DeadLetterRouter deadLetters;
   private final AcknowledgementPipeline pipeline;
+  private final FetcherMetrics.RowCounters rowCounters;
   private final List<String> abortedParts = new ArrayList<>();
   private long partsCompleted;
 
@@ -58,6 +60,7 @@ final class UnitTick implements RowSink {
     this.unit = unit;
     this.ending = () -> context.stopping().getAsBoolean() || cancellation.isCancelled();
     this.filter = unit.filter().get();
+    this.rowCounters = context.metrics().rowCounters(unit.store());
     Optional<RowKey> rowKey = unit.rowKey();
     this.envelope =
         new EnvelopeStage(
@@ -94,7 +97,7 @@ final class UnitTick implements RowSink {
           "unit " + unit.store() + " is incremental but its source began a dump part");
     }
     EnvelopeStage.Enveloped begin = envelope.begin(total);
-    pipeline.add(enrichment.frame(begin.frame(), begin.encoded(), context.clock().millis()));
+    pipeline.add(enrichment.frame(begin.frame(), context.clock().millis()));
   }
 
   @Override
@@ -117,7 +120,7 @@ final class UnitTick implements RowSink {
     }
     Optional<EnvelopeStage.Enveloped> enveloped = envelope.row(row.content());
     if (enveloped.isEmpty()) {
-      context.metrics().filteredOut(unit.store());
+      rowCounters.filteredOut();
       return;
     }
     EnvelopeStage.Enveloped frame = enveloped.get();
@@ -125,9 +128,9 @@ final class UnitTick implements RowSink {
       sendDeadLetter(frame.deadLetter().get());
       context.metrics().oversizeStub(unit.store());
     } else {
-      context.metrics().rowFrames(unit.store(), 1);
+      rowCounters.rowFrame();
     }
-    pipeline.add(enrichment.frame(frame.frame(), frame.encoded(), row.fetchedAtMillis()));
+    pipeline.add(enrichment.frame(frame.frame(), row.fetchedAtMillis()));
   }
 
   private void incrementalRow(Row row) throws InterruptedException {
@@ -143,7 +146,7 @@ final class UnitTick implements RowSink {
       return;
     }
     if (!filter.keep(row.record().bytes())) {
-      context.metrics().filteredOut(unit.store());
+      rowCounters.filteredOut();
       return;
     }
     pipeline.add(enrichment.record(row.record(), row.fetchedAtMillis()));
@@ -167,7 +170,7 @@ final class UnitTick implements RowSink {
     // in the background must never be followed by an end that lands.
     pipeline.awaitAll();
     EnvelopeStage.Enveloped end = envelope.end();
-    pipeline.add(enrichment.frame(end.frame(), end.encoded(), context.clock().millis()));
+    pipeline.add(enrichment.frame(end.frame(), context.clock().millis()));
     position.ifPresent(pipeline::markAfterAdded);
     pipeline.awaitAll();
     partsCompleted++;

@@ -1,13 +1,16 @@
 package dfe.fetcher.filter;
 
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.ast.CelExpr;
 import dev.cel.common.ast.CelMutableExpr;
 import dev.cel.common.ast.CelMutableExpr.CelMutableCall;
 import dev.cel.common.ast.CelMutableExpr.CelMutableComprehension;
 import dev.cel.common.ast.CelMutableExprConverter;
 import dev.cel.common.navigation.CelNavigableMutableExpr;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -32,11 +35,17 @@ import java.util.TreeSet;
  *
  * @param ast the rewritten tree, parsed but not yet checked
  * @param freeIdentifiers the identifiers the expression reads from outside, sorted
+ * @param fieldsRead for each free identifier that is only ever read through a field selection
+ *     ({@code record.alive}, {@code has(record.n)}), the names of the fields selected; an
+ *     identifier read in any other way ({@code size(record)}, {@code record["a"]}, a macro's range)
+ *     is not in the map, as its whole value may matter
  */
-record DynamicExpression(CelAbstractSyntaxTree ast, Set<String> freeIdentifiers) {
+record DynamicExpression(
+    CelAbstractSyntaxTree ast, Set<String> freeIdentifiers, Map<String, Set<String>> fieldsRead) {
 
   DynamicExpression {
     freeIdentifiers = Collections.unmodifiableSet(new TreeSet<>(freeIdentifiers));
+    fieldsRead = Map.copyOf(fieldsRead);
   }
 
   static DynamicExpression prepare(CelAbstractSyntaxTree parsed) {
@@ -46,7 +55,14 @@ record DynamicExpression(CelAbstractSyntaxTree ast, Set<String> freeIdentifiers)
     CelAbstractSyntaxTree rewritten =
         CelAbstractSyntaxTree.newParsedAst(
             CelMutableExprConverter.fromMutableExpr(root), parsed.getSource());
-    return new DynamicExpression(rewritten, walk.free);
+    Map<String, Set<String>> fieldsRead = new HashMap<>();
+    walk.selected.forEach(
+        (name, fields) -> {
+          if (!walk.readWhole.contains(name)) {
+            fieldsRead.put(name, Set.copyOf(fields));
+          }
+        });
+    return new DynamicExpression(rewritten, walk.free, fieldsRead);
   }
 
   /**
@@ -71,6 +87,8 @@ record DynamicExpression(CelAbstractSyntaxTree ast, Set<String> freeIdentifiers)
   /** One pass over the tree that collects free identifiers and rewrites equality in place. */
   private static final class Walk {
     private final Set<String> free = new HashSet<>();
+    private final Map<String, Set<String>> selected = new HashMap<>();
+    private final Set<String> readWhole = new HashSet<>();
     private long nextId;
 
     Walk(long greatestId) {
@@ -83,9 +101,20 @@ record DynamicExpression(CelAbstractSyntaxTree ast, Set<String> freeIdentifiers)
           String name = expr.ident().name();
           if (!bound.contains(name)) {
             free.add(name);
+            readWhole.add(name);
           }
         }
-        case SELECT -> visit(expr.select().operand(), bound);
+        case SELECT -> {
+          CelMutableExpr operand = expr.select().operand();
+          if (operand.getKind() == CelExpr.ExprKind.Kind.IDENT
+              && !bound.contains(operand.ident().name())) {
+            String name = operand.ident().name();
+            free.add(name);
+            selected.computeIfAbsent(name, any -> new HashSet<>()).add(expr.select().field());
+          } else {
+            visit(operand, bound);
+          }
+        }
         case CALL -> visitCall(expr.call(), bound);
         case LIST -> expr.list().elements().forEach(element -> visit(element, bound));
         case MAP ->

@@ -81,6 +81,29 @@ final class JsonVariables {
     }
   }
 
+  /**
+   * The whole of {@code json} as one CEL value, converted as the class describes.
+   *
+   * @throws JsonProcessingException when {@code json} is not exactly one valid JSON value
+   */
+  static Object readValue(byte[] json) throws JsonProcessingException {
+    try (JsonParser parser = JSON.createParser(json)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        throw new JsonParseException(parser, "no JSON value, the payload is empty");
+      }
+      Object value = value(parser, first);
+      if (parser.nextToken() != null) {
+        throw new JsonParseException(parser, "more than one JSON value in the payload");
+      }
+      return value;
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading from a byte array failed", e);
+    }
+  }
+
   private static Object value(JsonParser parser, JsonToken token) throws IOException {
     if (token == null) {
       throw new JsonParseException(parser, "the payload ends inside a value");

@@ -16,7 +16,11 @@ import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
+import dfe.fetcher.envelope.Frame;
+import dfe.fetcher.envelope.FrameHead;
+import dfe.fetcher.envelope.FrameKind;
 import dfe.fetcher.envelope.RawRecord;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -68,6 +72,9 @@ public final class RowFilter {
 
   private static final String SOURCE_NAME = "filter";
 
+  /** The row frame's field that holds the record. */
+  private static final String RECORD = "record";
+
   private static final CelOptions OPTIONS =
       CelOptions.current().enableHeterogeneousNumericComparisons(true).build();
 
@@ -85,10 +92,21 @@ public final class RowFilter {
   private final Set<String> variables;
   private final CelRuntime.Program program;
 
-  private RowFilter(String expression, Set<String> variables, CelRuntime.Program program) {
+  /**
+   * The fields of a row frame's {@code record} the expression selects, when it reads the record
+   * only through them; null when it may read the whole record.
+   */
+  private final Set<String> recordFields;
+
+  private RowFilter(
+      String expression,
+      Set<String> variables,
+      CelRuntime.Program program,
+      Set<String> recordFields) {
     this.expression = expression;
     this.variables = variables;
     this.program = program;
+    this.recordFields = recordFields;
   }
 
   /**
@@ -133,7 +151,11 @@ public final class RowFilter {
               + ", never a bool; a filter must be true to keep a row or false to drop it");
     }
     try {
-      return new RowFilter(expression, Set.copyOf(variables), RUNTIME.createProgram(ast));
+      return new RowFilter(
+          expression,
+          Set.copyOf(variables),
+          RUNTIME.createProgram(ast),
+          prepared.fieldsRead().get(RECORD));
     } catch (CelEvaluationException e) {
       throw new FilterCompileException(
           expression, "ERROR: " + SOURCE_NAME + ": CEL cannot plan it: " + e.getMessage());
@@ -152,7 +174,59 @@ public final class RowFilter {
     if (read.isEmpty()) {
       return FilterVerdict.PASS;
     }
-    Map<String, Object> values = read.get();
+    return evaluate(read.get());
+  }
+
+  /**
+   * Judges a row frame of a dump from its parts, as {@link #evaluate(byte[])} judges its encoded
+   * JSON, without the frame being encoded: the head's fields are the frame's own top-level
+   * variables ({@code kind} is {@code "row"}) and {@code record} is the record converted, of an
+   * object only the fields the expression selects when it reads nothing else of it. For a record
+   * that is one JSON value, as {@link RawRecord} requires, the verdict is the same as for the
+   * encoded frame; the record is only parsed when the expression reads it.
+   */
+  public FilterVerdict evaluateRowFrame(Frame.Row frame) {
+    Objects.requireNonNull(frame, "frame");
+    FrameHead head = frame.head();
+    Map<String, Object> values = new HashMap<>();
+    for (String name : variables) {
+      switch (name) {
+        case "kind" -> values.put(name, FrameKind.ROW.wireName());
+        case "snapshot_id" -> values.put(name, head.snapshotId());
+        case "snapshot_at" -> values.put(name, head.snapshotAt());
+        case "timestamp" -> values.put(name, head.timestamp());
+        case "store" -> values.put(name, head.store());
+        case "seq" -> values.put(name, head.seq());
+        case RECORD -> {
+          try {
+            values.put(name, recordValue(frame.record().bytes()));
+          } catch (JsonProcessingException e) {
+            return new FilterVerdict.DropError("not valid JSON: " + e.getOriginalMessage());
+          }
+        }
+        default -> {
+          // Not a field of a row frame: left out, so the verdict names it missing.
+        }
+      }
+    }
+    return evaluate(values);
+  }
+
+  /**
+   * The record as the expression sees it: of an object only the fields it selects, when it reads
+   * nothing else (the rest is skipped, not converted); otherwise the whole value.
+   */
+  private Object recordValue(byte[] record) throws JsonProcessingException {
+    if (recordFields != null) {
+      Optional<Map<String, Object>> selected = JsonVariables.read(record, recordFields);
+      if (selected.isPresent()) {
+        return selected.get();
+      }
+    }
+    return JsonVariables.readValue(record);
+  }
+
+  private FilterVerdict evaluate(Map<String, Object> values) {
     Object result;
     try {
       result = program.eval(values);
