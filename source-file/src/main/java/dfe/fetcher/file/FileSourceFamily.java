@@ -1,7 +1,7 @@
 package dfe.fetcher.file;
 
-import dfe.fetcher.config.ConfigOrigin;
 import dfe.fetcher.config.Section;
+import dfe.fetcher.config.UnitNames;
 import dfe.fetcher.config.YamlNode;
 import dfe.fetcher.file.dump.Decoder;
 import dfe.fetcher.file.dump.FileDumpSpec;
@@ -13,9 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -62,7 +60,7 @@ public final class FileSourceFamily implements SourceFamily {
   @Override
   public SourceConnection bind(String id, Section connection, BindContext context) {
     List<FileUnit> units = new ArrayList<>();
-    Map<String, ConfigOrigin> unitNames = new HashMap<>();
+    UnitNames unitNames = new UnitNames("connection");
     if (connection.require("units")) {
       List<YamlNode> items = connection.list("units").orElse(null);
       if (items != null && items.isEmpty()) {
@@ -78,18 +76,7 @@ public final class FileSourceFamily implements SourceFamily {
                 UNIT_KEYS,
                 context.problems());
         FileUnit bound = unit(unit, context.baseDirectory());
-        if (!bound.unit().isEmpty()) {
-          ConfigOrigin first = unitNames.putIfAbsent(bound.unit(), unit.originOf("unit"));
-          if (first != null) {
-            unit.report(
-                "unit",
-                "duplicate unit name '"
-                    + bound.unit()
-                    + "' in this connection (first at "
-                    + first.render()
-                    + ")");
-          }
-        }
+        unitNames.check(unit, "unit", bound.unit());
         units.add(bound);
       }
     }

@@ -63,6 +63,20 @@ final class Columns {
   }
 
   /**
+   * The columns of a store's query result.
+   *
+   * @throws dfe.fetcher.row.SourceException naming {@code store} when two columns share a label
+   */
+  static Columns ofQuery(java.sql.ResultSet rows, Dialect dialect, String store)
+      throws SQLException, dfe.fetcher.row.SourceException {
+    try {
+      return of(rows.getMetaData(), dialect);
+    } catch (DuplicateLabelException e) {
+      throw new dfe.fetcher.row.SourceException(store + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
    * The columns of a result set.
    *
    * @throws DuplicateLabelException when two columns share a label: the record would lose one

@@ -92,12 +92,8 @@ final class DumpStore implements RowSource {
   }
 
   private RecordWriter writerFor(ResultSet rows) throws SQLException, SourceException {
-    try {
-      Dialect dialect = database.settings().dialect();
-      return new RecordWriter(Columns.of(rows.getMetaData(), dialect), store.zone(), dialect);
-    } catch (Columns.DuplicateLabelException e) {
-      throw new SourceException(name + ": " + e.getMessage(), e);
-    }
+    Dialect dialect = database.settings().dialect();
+    return new RecordWriter(Columns.ofQuery(rows, dialect, name), store.zone(), dialect);
   }
 
   private long count(Connection connection, Dialect dialect, Cancellation cancellation)

@@ -1,8 +1,8 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.config.ConfigOrigin;
 import dfe.fetcher.config.Secret;
 import dfe.fetcher.config.Section;
+import dfe.fetcher.config.UnitNames;
 import dfe.fetcher.config.YamlNode;
 import dfe.fetcher.row.Shape;
 import dfe.fetcher.source.BindContext;
@@ -11,10 +11,8 @@ import dfe.fetcher.source.SourceFamily;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -144,7 +142,7 @@ public final class JdbcSourceFamily implements SourceFamily {
 
   private static List<DbStore> stores(Section connection, BindContext context) {
     List<DbStore> stores = new ArrayList<>();
-    Map<String, ConfigOrigin> names = new HashMap<>();
+    UnitNames names = new UnitNames("connection");
     if (!connection.require("stores")) {
       return stores;
     }
@@ -162,18 +160,7 @@ public final class JdbcSourceFamily implements SourceFamily {
               STORE_KEYS,
               context.problems());
       DbStore bound = store(store);
-      if (!bound.unit().isEmpty()) {
-        ConfigOrigin first = names.putIfAbsent(bound.unit(), store.originOf("unit"));
-        if (first != null) {
-          store.report(
-              "unit",
-              "duplicate unit name '"
-                  + bound.unit()
-                  + "' in this connection (first at "
-                  + first.render()
-                  + ")");
-        }
-      }
+      names.check(store, "unit", bound.unit());
       stores.add(bound);
     }
     return stores;
@@ -245,9 +232,5 @@ public final class JdbcSourceFamily implements SourceFamily {
         settle,
         store.originOf("unit"),
         store.pathOf("unit"));
-  }
-
-  static String lower(String text) {
-    return text.toLowerCase(Locale.ROOT);
   }
 }

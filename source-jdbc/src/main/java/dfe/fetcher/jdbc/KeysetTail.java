@@ -115,12 +115,7 @@ final class KeysetTail implements RowSource {
           ResultSet rows = statement.executeQuery()) {
         // A killed query may answer as if it had finished (MariaDB's SLEEP returns 1).
         cancellation.throwIfCancelled();
-        Columns columns;
-        try {
-          columns = Columns.of(rows.getMetaData(), database.settings().dialect());
-        } catch (Columns.DuplicateLabelException e) {
-          throw new SourceException(name + ": " + e.getMessage(), e);
-        }
+        Columns columns = Columns.ofQuery(rows, database.settings().dialect(), name);
         int[] keyColumns = keyColumns(columns, key);
         RecordWriter writer = new RecordWriter(columns, store.zone(), dialect);
         int count = 0;
@@ -168,9 +163,7 @@ final class KeysetTail implements RowSource {
             cancellation.onCancel(() -> DumpStore.cancel(statement));
         ResultSet rows = statement.executeQuery()) {
       cancellation.throwIfCancelled();
-      columns = Columns.of(rows.getMetaData(), database.settings().dialect());
-    } catch (Columns.DuplicateLabelException e) {
-      throw new SourceException(name + ": " + e.getMessage(), e);
+      columns = Columns.ofQuery(rows, database.settings().dialect(), name);
     }
     List<String> labels = new java.util.ArrayList<>();
     for (String wanted : store.key()) {

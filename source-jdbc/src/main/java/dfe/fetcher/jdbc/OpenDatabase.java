@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * An opened database connection: a HikariCP pool of its own, and a source per enabled store. The
@@ -116,9 +115,5 @@ final class OpenDatabase implements OpenConnection {
   @Override
   public void close() {
     pool.close();
-  }
-
-  static Optional<String> sqlState(SQLException e) {
-    return Optional.ofNullable(e.getSQLState());
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonPointer;
 import dfe.fetcher.config.ConfigOrigin;
 import dfe.fetcher.config.Secret;
 import dfe.fetcher.config.Section;
+import dfe.fetcher.config.UnitNames;
 import dfe.fetcher.config.YamlNode;
 import dfe.fetcher.filter.FilterCompileException;
 import dfe.fetcher.filter.RowFilter;
@@ -389,7 +390,7 @@ final class ProfileBinder {
     if (items.isEmpty() && profile.node("endpoints").isPresent()) {
       profile.report("endpoints", "needs at least one endpoint");
     }
-    Map<String, ConfigOrigin> names = new HashMap<>();
+    UnitNames names = new UnitNames("profile");
     for (int i = 0; i < items.size(); i++) {
       String path = profile.pathOf("endpoints") + "[" + i + "]";
       Section endpoint =
@@ -400,18 +401,7 @@ final class ProfileBinder {
               ENDPOINT_KEYS,
               context.problems());
       Endpoint bound = endpoint(endpoint);
-      if (!bound.unit().isEmpty()) {
-        ConfigOrigin first = names.putIfAbsent(bound.unit(), endpoint.originOf("unit"));
-        if (first != null) {
-          endpoint.report(
-              "unit",
-              "duplicate unit name '"
-                  + bound.unit()
-                  + "' in this profile (first at "
-                  + first.render()
-                  + ")");
-        }
-      }
+      names.check(endpoint, "unit", bound.unit());
       endpoints.add(bound);
     }
     return endpoints;
