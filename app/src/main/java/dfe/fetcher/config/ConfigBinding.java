@@ -58,10 +58,10 @@ final class ConfigBinding {
 
   private final Path baseDirectory;
   private final Path configFile;
-  private final Map<String, String> environment;
   private final FilterCompiler filters;
   private final List<SourceFamily> families;
   private final Problems problems;
+  private final BindContext context;
 
   ConfigBinding(
       Path configFile,
@@ -71,10 +71,10 @@ final class ConfigBinding {
       Problems problems) {
     this.configFile = configFile.toAbsolutePath().normalize();
     this.baseDirectory = this.configFile.getParent();
-    this.environment = environment;
     this.filters = filters;
     this.families = families;
     this.problems = problems;
+    this.context = new BindContext(this.baseDirectory, environment, problems);
   }
 
   FetcherConfig bind(Optional<YamlNode> root, ConfigOrigin rootOrigin) {
@@ -125,8 +125,7 @@ final class ConfigBinding {
     MetricsConfig metricsConfig = metrics(metrics);
 
     List<ConnectionConfig> connections =
-        new SourcesBinding(
-                families, new BindContext(baseDirectory, environment, problems), filters, problems)
+        new SourcesBinding(families, context, filters, problems)
             .bind(
                 top.section("sources", SourcesBinding.keys(families)),
                 outputConfig,
@@ -181,7 +180,7 @@ final class ConfigBinding {
 
   /** A secret setting's value; reported when its spec names nothing usable. */
   Optional<Secret> secret(String spec, ConfigOrigin origin, String at) {
-    return new BindContext(baseDirectory, environment, problems).secret(spec, origin, at);
+    return context.secret(spec, origin, at);
   }
 
   private MetricsConfig metrics(Section metrics) {
