@@ -65,10 +65,54 @@ public final class ConfigLoader {
       throw new ConfigException(
           List.of(new ConfigProblem(wholeFile, "", "cannot read: " + describe(e))));
     }
+    return bind(text, file, environment, true, filters, families, (root, problems) -> root);
+  }
+
+  /**
+   * What a runtime does to the whole tree before it is bound: reports what it refuses and returns
+   * the tree to bind (with, say, the settings it implies).
+   */
+  @FunctionalInterface
+  public interface TreeCheck {
+    Optional<YamlNode> check(Optional<YamlNode> root, Problems problems);
+  }
+
+  /**
+   * The configuration in {@code text}, as a runtime other than the standalone service reads it (a
+   * Kafka Connect connector property): problems are reported against {@code name} ({@code
+   * NAME:LINE:COL}), relative paths resolve against {@code name}'s directory, {@code environment}
+   * reveals {@code env:} secrets but overrides nothing, and {@code check} refuses what that runtime
+   * does not use.
+   *
+   * @throws ConfigException with every problem found, when there is any
+   */
+  public static FetcherConfig loadText(
+      String text,
+      Path name,
+      Map<String, String> environment,
+      FilterCompiler filters,
+      TreeCheck check)
+      throws ConfigException {
+    return bind(text, name, environment, false, filters, SourceFamilies.ALL, check);
+  }
+
+  private static FetcherConfig bind(
+      String text,
+      Path file,
+      Map<String, String> environment,
+      boolean overrides,
+      FilterCompiler filters,
+      List<dfe.fetcher.source.SourceFamily> families,
+      TreeCheck check)
+      throws ConfigException {
+    ConfigOrigin wholeFile = new ConfigOrigin.InFile(file, 0, 0);
     Problems problems = new Problems();
     Map<String, String> variables = Map.copyOf(environment);
     Optional<YamlNode> root = new YamlTreeReader(file, problems).read(text);
-    root = new EnvironmentOverrides(NOT_SETTINGS, problems).apply(root, wholeFile, variables);
+    if (overrides) {
+      root = new EnvironmentOverrides(NOT_SETTINGS, problems).apply(root, wholeFile, variables);
+    }
+    root = check.check(root, problems);
     FetcherConfig config =
         new ConfigBinding(file, variables, filters, families, problems).bind(root, wholeFile);
     if (!problems.isEmpty()) {

@@ -13,9 +13,7 @@ import dfe.fetcher.health.HealthServer;
 import dfe.fetcher.schedule.ConnectionJob;
 import dfe.fetcher.schedule.Scheduler;
 import dfe.fetcher.source.SourceRuntime;
-import dfe.fetcher.source.SourceUnit;
 import dfe.fetcher.tick.BatchLimits;
-import dfe.fetcher.tick.BoundUnit;
 import dfe.fetcher.tick.RowFilterStage;
 import dfe.fetcher.tick.TickContext;
 import dfe.fetcher.tick.TickOutcome;
@@ -25,7 +23,6 @@ import dfe.fetcher.transport.KafkaTransport;
 import dfe.fetcher.transport.Transport;
 import java.io.IOException;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +56,7 @@ public final class FetcherService implements AutoCloseable {
       ConnectionConfig connection,
       ConnectionJob job,
       AtomicReference<RowFilterStage> filter,
-      OpenedLazily opened) {}
+      ConnectionUnits opened) {}
 
   private FetcherService(FetcherConfig config, Transport transport, Clock clock) {
     this.config = config;
@@ -313,31 +310,17 @@ public final class FetcherService implements AutoCloseable {
   private Wired wire(
       FetcherConfig config, ConnectionConfig connection, RowFilterStage initialFilter) {
     AtomicReference<RowFilterStage> filter = new AtomicReference<>(initialFilter);
-    OpenedLazily opened = new OpenedLazily(connection, runtime);
-    List<BoundUnit> units = new ArrayList<>();
-    for (SourceUnit unit : connection.source().units()) {
-      if (!unit.enabled()) {
-        continue;
-      }
-      units.add(
-          new BoundUnit(
-              connection.spec(unit),
-              config.topicOf(connection, unit),
-              config.sourceNameOf(connection, unit),
-              opened.source(unit.unit()),
-              config.instanceId() + "." + connection.id() + "." + unit.unit(),
-              filter::get,
-              unit.markKind()));
-    }
+    ConnectionUnits units =
+        ConnectionUnits.wire(config, connection, runtime, filter::get, store -> true);
     return new Wired(
         connection,
-        new ConnectionJob(connection.id(), config.intervalOf(connection), units),
+        new ConnectionJob(connection.id(), config.intervalOf(connection), units.units()),
         filter,
-        opened);
+        units);
   }
 
   private static RowFilterStage filterOf(ConnectionConfig connection) {
-    return connection.filter().map(FilterStages::compiled).orElse(RowFilterStage.KEEP_ALL);
+    return ConnectionUnits.filterOf(connection);
   }
 
   private static boolean sameButFilter(ConnectionConfig running, ConnectionConfig next) {

@@ -85,6 +85,7 @@ final class AcknowledgementPipeline {
   private long batchBytes;
   private long batchStartedAt;
   private Optional<Mark> batchMark = Optional.empty();
+  private boolean batchEndsPart;
   private final Deque<InFlight> inFlight = new ArrayDeque<>();
   private long recordsLanded;
 
@@ -128,29 +129,49 @@ final class AcknowledgementPipeline {
     batchMark = Optional.of(mark);
   }
 
+  /**
+   * What was added so far ends a part of the unit (a dump's end, a position, the tick's last
+   * messages): the transport is told so with the batch that carries them.
+   */
+  void endsPart() {
+    batchEndsPart = true;
+  }
+
+  /**
+   * The part whose messages were added since the last part ended will have no end: hands them over
+   * and tells the transport, which may take them back (a transactional runtime aborts them).
+   */
+  void abandonPart() throws InterruptedException {
+    flush();
+    transport.abandoned(store);
+  }
+
   /** Hands the current batch (and its mark) to the transport; takes what has completed since. */
   void flush() throws InterruptedException {
     if (batch.isEmpty()) {
-      if (batchMark.isPresent()) {
-        // Nothing new to send: the mark is safe once what is in flight is acknowledged, which a
-        // completed entry in the queue keeps in order.
+      if (batchMark.isPresent() || batchEndsPart) {
+        // Nothing new to send: the mark is safe once what is in flight is acknowledged, which the
+        // (at once acknowledged, on the standalone transports) entry in the queue keeps in order.
         inFlight.add(
             new InFlight(
-                CompletableFuture.completedFuture(SendResult.ALL_ACKNOWLEDGED),
+                transport.send(new Transport.UnitBatch(store, List.of(), batchMark, batchEndsPart)),
                 batchMark,
                 Map.of()));
         batchMark = Optional.empty();
+        batchEndsPart = false;
       }
     } else {
       Map<String, Integer> perTopic = new HashMap<>();
       for (OutboundRecord record : batch) {
         perTopic.merge(record.topic(), 1, Integer::sum);
       }
-      CompletableFuture<SendResult> sent = transport.send(batch);
+      CompletableFuture<SendResult> sent =
+          transport.send(new Transport.UnitBatch(store, batch, batchMark, batchEndsPart));
       inFlight.add(new InFlight(sent, batchMark, perTopic));
       batch = new ArrayList<>();
       batchBytes = 0;
       batchMark = Optional.empty();
+      batchEndsPart = false;
       while (inFlight.size() > MAX_BATCHES_IN_FLIGHT) {
         completeOldest();
       }
@@ -176,7 +197,9 @@ final class AcknowledgementPipeline {
     batch = new ArrayList<>();
     batchBytes = 0;
     batchMark = Optional.empty();
+    batchEndsPart = false;
     inFlight.clear();
+    transport.abandoned(store);
   }
 
   /** Messages acknowledged so far, refused ones excepted. */
@@ -205,7 +228,9 @@ final class AcknowledgementPipeline {
     if (replacements.isEmpty()) {
       return;
     }
-    SendResult result = await(transport.send(replacements));
+    SendResult result =
+        await(
+            transport.send(new Transport.UnitBatch(store, replacements, Optional.empty(), false)));
     if (!result.refused().isEmpty()) {
       SendResult.Refused refusal = result.refused().get(0);
       throw new LandingFailedException(

@@ -172,6 +172,7 @@ final class UnitTick implements RowSink {
     EnvelopeStage.Enveloped end = envelope.end();
     pipeline.add(enrichment.frame(end.frame(), context.clock().millis()));
     position.ifPresent(pipeline::markAfterAdded);
+    pipeline.endsPart();
     pipeline.awaitAll();
     partsCompleted++;
     context.metrics().snapshotCompleted(unit.store());
@@ -182,6 +183,7 @@ final class UnitTick implements RowSink {
     checkNotStopping();
     if (envelope.abandon()) {
       context.metrics().snapshotAborted(unit.store());
+      pipeline.abandonPart();
     }
     abortedParts.add(reason);
   }
@@ -191,6 +193,7 @@ final class UnitTick implements RowSink {
     checkNotStopping();
     if (envelope.abandon()) {
       context.metrics().snapshotAborted(unit.store());
+      pipeline.abandonPart();
     }
     LOG.warn(
         "event=file_skipped unit={} file={} reason=bad_file detail=\"{}\"",
@@ -225,6 +228,7 @@ final class UnitTick implements RowSink {
           "unit " + unit.store() + ": the source advanced while a dump part was open");
     }
     pipeline.markAfterAdded(mark);
+    pipeline.endsPart();
     pipeline.awaitAll();
   }
 
@@ -237,6 +241,7 @@ final class UnitTick implements RowSink {
       throw new IllegalStateException(
           "unit " + unit.store() + ": the source returned with a dump part open");
     }
+    pipeline.endsPart();
     pipeline.awaitAll();
     if (!abortedParts.isEmpty()) {
       String more =

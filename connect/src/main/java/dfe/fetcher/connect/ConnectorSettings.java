@@ -1,0 +1,168 @@
+package dfe.fetcher.connect;
+
+import dfe.fetcher.config.ConfigException;
+import dfe.fetcher.config.ConfigLoader;
+import dfe.fetcher.config.ConfigOrigin;
+import dfe.fetcher.config.ConfigProblem;
+import dfe.fetcher.config.FetcherConfig;
+import dfe.fetcher.config.Problems;
+import dfe.fetcher.config.YamlNode;
+import dfe.fetcher.service.ConnectionUnits;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.config.ConfigDef;
+
+/**
+ * The connector's own properties, and the fetcher configuration they hold: {@value #CONFIG} (the
+ * YAML itself) or {@value #CONFIG_FILE} (a file on every worker), bound by the standalone service's
+ * binders with what Connect does not use refused.
+ */
+final class ConnectorSettings {
+
+  static final String CONFIG = "dfe.config";
+  static final String CONFIG_FILE = "dfe.config.file";
+
+  /** Set by the connector on each task's configuration: the stores the task runs, by comma. */
+  static final String TASK_UNITS = "dfe.task.units";
+
+  /** What origins name when the YAML is given inline. */
+  static final Path INLINE_NAME = Path.of(CONFIG);
+
+  static final ConfigDef DEFINITION =
+      new ConfigDef()
+          .define(
+              CONFIG,
+              ConfigDef.Type.STRING,
+              "",
+              ConfigDef.Importance.HIGH,
+              "The fetcher's configuration as YAML (sources, oversize, dlq, output.topic_suffix,"
+                  + " output.batch, instance_id, scheduler.default_interval_secs,"
+                  + " scheduler.stop_grace_secs). Relative paths resolve against the worker's"
+                  + " working directory. Give secrets by reference (env:, file:) or through a"
+                  + " Connect config provider, never inline.")
+          .define(
+              CONFIG_FILE,
+              ConfigDef.Type.STRING,
+              "",
+              ConfigDef.Importance.HIGH,
+              "A file holding the fetcher's configuration, present on every worker; relative"
+                  + " paths in it resolve against its directory. Set this or "
+                  + CONFIG
+                  + ", not both.");
+
+  /**
+   * What the standalone service reads that Connect does not: the worker's producer lands the
+   * records, Connect stores the offsets, and tasks, not threads, run units side by side.
+   */
+  private static final Map<String, String> NOT_USED =
+      Map.of(
+          "output.type",
+          "the worker's producer lands the records",
+          "output.file",
+          "the worker's producer lands the records",
+          "output.kafka",
+          "the worker's producer lands the records: set producer.override.* on the connector"
+              + " and bootstrap.servers on the worker",
+          "cursor",
+          "Connect keeps each unit's mark as its source offset",
+          "metrics",
+          "Connect reports its task metrics over JMX",
+          "scheduler.max_concurrent_fetches",
+          "tasks.max says how many units run side by side");
+
+  /** The property a problem is reported against, and the configuration, when it binds. */
+  record Bound(String property, Optional<FetcherConfig> config, List<String> problems) {}
+
+  private ConnectorSettings() {}
+
+  /**
+   * Binds the fetcher configuration the properties hold; the problems name the property and, for
+   * each, the YAML line ({@code dfe.config:LINE:COL: path: message}).
+   */
+  static Bound bind(Map<String, String> properties, Map<String, String> environment) {
+    String inline = properties.getOrDefault(CONFIG, "");
+    String file = properties.getOrDefault(CONFIG_FILE, "");
+    if (inline.isBlank() == file.isBlank()) {
+      String property = inline.isBlank() ? CONFIG : CONFIG_FILE;
+      return new Bound(
+          property,
+          Optional.empty(),
+          List.of("set exactly one of " + CONFIG + " (the YAML) and " + CONFIG_FILE));
+    }
+    String property = inline.isBlank() ? CONFIG_FILE : CONFIG;
+    Path name = INLINE_NAME;
+    String text = inline;
+    if (!file.isBlank()) {
+      name = Path.of(file);
+      try {
+        text = Files.readString(name, StandardCharsets.UTF_8);
+      } catch (IOException | RuntimeException e) {
+        return new Bound(
+            property,
+            Optional.empty(),
+            List.of(file + ": cannot read on this worker (" + e.getClass().getSimpleName() + ")"));
+      }
+    }
+    try {
+      FetcherConfig config =
+          ConfigLoader.loadText(
+              text, name, environment, ConnectionUnits.FILTERS, ConnectorSettings::forConnect);
+      return new Bound(property, Optional.of(config), List.of());
+    } catch (ConfigException e) {
+      return new Bound(
+          property, Optional.empty(), e.problems().stream().map(ConfigProblem::render).toList());
+    }
+  }
+
+  /**
+   * Refuses what Connect does not use, then binds the rest as the Kafka output would be bound
+   * ({@code output.type: kafka}), so the checks that hold for Kafka (a DLQ entry must fit a
+   * request) hold here too.
+   */
+  static Optional<YamlNode> forConnect(Optional<YamlNode> root, Problems problems) {
+    if (root.isEmpty() || !(root.get() instanceof YamlNode.Mapping top)) {
+      return root;
+    }
+    refuseNotUsed(top, "", problems);
+    ConfigOrigin origin = top.origin();
+    YamlNode.Mapping output =
+        top.entry("output")
+            .map(YamlNode.Entry::value)
+            .filter(YamlNode.Mapping.class::isInstance)
+            .map(YamlNode.Mapping.class::cast)
+            .orElse(new YamlNode.Mapping(List.of(), origin));
+    YamlNode.Scalar kafka =
+        new YamlNode.Scalar(YamlNode.ScalarKind.STRING, "kafka", BigInteger.ZERO, false, origin);
+    output = output.with(new YamlNode.Entry("type", origin, kafka));
+    return Optional.of(top.with(new YamlNode.Entry("output", origin, output)));
+  }
+
+  private static void refuseNotUsed(YamlNode.Mapping mapping, String at, Problems problems) {
+    for (YamlNode.Entry entry : mapping.entries()) {
+      String path = at.isEmpty() ? entry.key() : at + "." + entry.key();
+      String why = NOT_USED.get(path);
+      if (why != null) {
+        problems.add(entry.keyOrigin(), path, "not used on Kafka Connect: " + why);
+      } else if ((path.equals("output") || path.equals("scheduler"))
+          && entry.value() instanceof YamlNode.Mapping inner) {
+        refuseNotUsed(inner, path, problems);
+      }
+    }
+  }
+
+  /** The stores a task runs, from its configuration. */
+  static List<String> taskUnits(Map<String, String> properties) {
+    String units = properties.getOrDefault(TASK_UNITS, "");
+    return units.isBlank()
+        ? List.of()
+        : new ArrayList<>(Arrays.asList(units.split(","))).stream().map(String::trim).toList();
+  }
+}

@@ -1,0 +1,128 @@
+package dfe.fetcher.connect;
+
+import dfe.fetcher.config.ConnectionConfig;
+import dfe.fetcher.config.FetcherConfig;
+import dfe.fetcher.source.SourceUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
+import org.apache.kafka.connect.source.SourceConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fetcher's units as a Kafka Connect source connector. Its configuration is the fetcher's own
+ * YAML ({@value ConnectorSettings#CONFIG} or {@value ConnectorSettings#CONFIG_FILE}), checked by
+ * the standalone service's binders; {@code tasks.max} tasks share the enabled units, each unit in
+ * one task. Exactly once is supported with connector-defined transactions: each dump snapshot is
+ * one transaction, committed at its end (docs/kafka-connect.md).
+ */
+public final class DfeSourceConnector extends SourceConnector {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DfeSourceConnector.class);
+
+  private Map<String, String> properties;
+  private List<String> stores;
+
+  @Override
+  public String version() {
+    return Versions.VERSION;
+  }
+
+  @Override
+  public ConfigDef config() {
+    return ConnectorSettings.DEFINITION;
+  }
+
+  @Override
+  public void start(Map<String, String> properties) {
+    ConnectorSettings.Bound bound = ConnectorSettings.bind(properties, System.getenv());
+    if (bound.config().isEmpty()) {
+      throw new ConnectException(
+          bound.property() + " does not bind:\n" + String.join("\n", bound.problems()));
+    }
+    this.properties = Map.copyOf(properties);
+    this.stores = storesOf(bound.config().get());
+    if (stores.isEmpty()) {
+      LOG.warn("event=connector_without_units note=\"no enabled unit: no task will run\"");
+    }
+  }
+
+  /** Every enabled unit's store, in configuration order. */
+  static List<String> storesOf(FetcherConfig config) {
+    List<String> stores = new ArrayList<>();
+    for (ConnectionConfig connection : config.connections()) {
+      if (!connection.enabled()) {
+        continue;
+      }
+      for (SourceUnit unit : connection.source().units()) {
+        if (unit.enabled()) {
+          stores.add(connection.spec(unit).store());
+        }
+      }
+    }
+    return stores;
+  }
+
+  @Override
+  public Class<? extends Task> taskClass() {
+    return DfeSourceTask.class;
+  }
+
+  /** Deals the units out in turn to at most {@code maxTasks} tasks; no task without a unit. */
+  @Override
+  public List<Map<String, String>> taskConfigs(int maxTasks) {
+    int tasks = Math.min(maxTasks, stores.size());
+    List<List<String>> dealt = new ArrayList<>();
+    for (int i = 0; i < tasks; i++) {
+      dealt.add(new ArrayList<>());
+    }
+    for (int i = 0; i < stores.size(); i++) {
+      dealt.get(i % tasks).add(stores.get(i));
+    }
+    List<Map<String, String>> configs = new ArrayList<>();
+    for (List<String> units : dealt) {
+      Map<String, String> task = new HashMap<>(properties);
+      task.put(ConnectorSettings.TASK_UNITS, String.join(",", units));
+      configs.add(task);
+    }
+    return configs;
+  }
+
+  @Override
+  public void stop() {
+    // Nothing held: the tasks own what they open.
+  }
+
+  /** The connector's own checks, then the fetcher configuration's, each against its property. */
+  @Override
+  public Config validate(Map<String, String> connectorConfigs) {
+    Config config = super.validate(connectorConfigs);
+    ConnectorSettings.Bound bound = ConnectorSettings.bind(connectorConfigs, System.getenv());
+    for (ConfigValue value : config.configValues()) {
+      if (value.name().equals(bound.property())) {
+        bound.problems().forEach(value::addErrorMessage);
+      }
+    }
+    return config;
+  }
+
+  @Override
+  public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
+    return ExactlyOnceSupport.SUPPORTED;
+  }
+
+  @Override
+  public ConnectorTransactionBoundaries canDefineTransactionBoundaries(
+      Map<String, String> connectorConfig) {
+    return ConnectorTransactionBoundaries.SUPPORTED;
+  }
+}

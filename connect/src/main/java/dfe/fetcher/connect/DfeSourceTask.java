@@ -1,0 +1,167 @@
+package dfe.fetcher.connect;
+
+import dfe.fetcher.config.ConnectionConfig;
+import dfe.fetcher.config.FetcherConfig;
+import dfe.fetcher.dlq.DeadLetterQueue;
+import dfe.fetcher.envelope.UuidV7Generator;
+import dfe.fetcher.health.FetcherMetrics;
+import dfe.fetcher.service.ConnectionUnits;
+import dfe.fetcher.source.SourceRuntime;
+import dfe.fetcher.tick.BatchLimits;
+import dfe.fetcher.tick.BoundUnit;
+import dfe.fetcher.tick.TickContext;
+import dfe.fetcher.tick.UnitRunner;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the units the connector gave this task ({@value ConnectorSettings#TASK_UNITS}) with the
+ * standalone service's tick: a {@link TaskLoop} thread ticks them one at a time into a {@link
+ * ConnectTransport}, which {@link #poll} drains for the worker. A unit's failure is logged and the
+ * unit retried on its interval, as in the standalone service; the task fails only when the JVM
+ * reports an error no tick can contain. {@link #stop} cancels what the running unit blocks in (a
+ * query, an HTTP request); its open dump gets no end.
+ */
+public final class DfeSourceTask extends SourceTask {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DfeSourceTask.class);
+
+  /** How long {@link #poll} waits for the first record before handing the worker nothing. */
+  static final long POLL_WAIT_MILLIS = 500;
+
+  /** Records {@link #poll} hands over at most at once. */
+  static final int POLL_MAX_RECORDS = 2000;
+
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final AtomicReference<String> halted = new AtomicReference<>();
+  private final List<ConnectionUnits> connections = new ArrayList<>();
+  private ConnectTransport transport;
+  private UnitRunner runner;
+  private TaskLoop loop;
+  private Thread thread;
+
+  @Override
+  public String version() {
+    return Versions.VERSION;
+  }
+
+  @Override
+  public void start(Map<String, String> properties) {
+    ConnectorSettings.Bound bound = ConnectorSettings.bind(properties, System.getenv());
+    if (bound.config().isEmpty()) {
+      throw new ConnectException(
+          bound.property() + " does not bind:\n" + String.join("\n", bound.problems()));
+    }
+    FetcherConfig config = bound.config().get();
+    Set<String> assigned = new HashSet<>(ConnectorSettings.taskUnits(properties));
+    Clock clock = Clock.systemUTC();
+    FetcherMetrics metrics = new FetcherMetrics();
+    SourceRuntime runtime = new SourceRuntime(clock, config.oversize(), metrics);
+    transport = new ConnectTransport(Optional.ofNullable(context.transactionContext()), clock);
+
+    List<BoundUnit> units = new ArrayList<>();
+    Map<String, Duration> intervals = new HashMap<>();
+    Map<String, String> storeOfKey = new HashMap<>();
+    for (ConnectionConfig connection : config.connections()) {
+      if (!connection.enabled()) {
+        continue;
+      }
+      ConnectionUnits wired =
+          ConnectionUnits.wire(
+              config,
+              connection,
+              runtime,
+              () -> ConnectionUnits.filterOf(connection),
+              assigned::contains);
+      if (wired.units().isEmpty()) {
+        continue;
+      }
+      connections.add(wired);
+      intervals.put(connection.id(), config.intervalOf(connection));
+      for (BoundUnit unit : wired.units()) {
+        units.add(unit);
+        storeOfKey.put(unit.cursorKey(), unit.store());
+      }
+    }
+    TickContext tickContext =
+        new TickContext(
+            transport,
+            config.dlq().enabled()
+                ? Optional.of(new DeadLetterQueue(config.dlq().topic(), clock))
+                : Optional.empty(),
+            config.oversize(),
+            new BatchLimits(
+                config.batch().maxRows(), config.batch().maxBytes(), config.batch().lingerMillis()),
+            new ConnectCursorStore(context.offsetStorageReader(), storeOfKey, transport, clock),
+            metrics,
+            clock,
+            new UuidV7Generator(),
+            stopping::get);
+    runner =
+        new UnitRunner(
+            tickContext,
+            (where, error) -> {
+              // The worker, not this plugin, owns the JVM: fail the task, and Connect restarts it.
+              halted.set(where + ": " + error);
+              stopping.set(true);
+            });
+    loop = new TaskLoop(runner, units, intervals, clock);
+    thread = new Thread(this::runLoop, "dfe-task-" + String.join(",", assigned));
+    thread.setDaemon(true);
+    thread.start();
+    LOG.info(
+        "event=task_started units={} exactly_once={}",
+        units.stream().map(BoundUnit::store).toList(),
+        context.transactionContext() != null);
+  }
+
+  private void runLoop() {
+    try {
+      loop.run();
+    } finally {
+      connections.forEach(ConnectionUnits::close);
+    }
+  }
+
+  @Override
+  public List<SourceRecord> poll() throws InterruptedException {
+    String halt = halted.get();
+    if (halt != null) {
+      throw new ConnectException("an error of the JVM no tick could contain, in " + halt);
+    }
+    return transport.poll(POLL_MAX_RECORDS, POLL_WAIT_MILLIS);
+  }
+
+  @Override
+  public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+    transport.committed(record, metadata);
+  }
+
+  @Override
+  public void stop() {
+    stopping.set(true);
+    if (loop != null) {
+      loop.stop();
+      runner.cancelAll("task stopping");
+    }
+    if (transport != null) {
+      transport.close();
+    }
+    LOG.info("event=task_stopping");
+  }
+}

@@ -1,0 +1,92 @@
+package dfe.fetcher.connect;
+
+import dfe.fetcher.tick.BoundUnit;
+import dfe.fetcher.tick.UnitRunner;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A task's units, run one at a time on a thread of the task's own: each when its connection's
+ * interval has passed since its last tick began, the one due first first. One at a time, because a
+ * task has one producer and, exactly once, one transaction open at a time: a snapshot's frames must
+ * not share a transaction with another unit's records. Units side by side are tasks side by side
+ * ({@code tasks.max}).
+ */
+final class TaskLoop implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TaskLoop.class);
+
+  private final UnitRunner runner;
+  private final List<Due> units = new ArrayList<>();
+  private final Clock clock;
+  private final Object wake = new Object();
+  private volatile boolean stopping;
+
+  private static final class Due {
+    final BoundUnit unit;
+    final Duration interval;
+    long nextMillis;
+
+    Due(BoundUnit unit, Duration interval, long nextMillis) {
+      this.unit = unit;
+      this.interval = interval;
+      this.nextMillis = nextMillis;
+    }
+  }
+
+  /**
+   * @param intervals each connection's interval, by connection id
+   */
+  TaskLoop(UnitRunner runner, List<BoundUnit> units, Map<String, Duration> intervals, Clock clock) {
+    this.runner = runner;
+    this.clock = clock;
+    long now = clock.millis();
+    for (BoundUnit unit : units) {
+      this.units.add(new Due(unit, intervals.get(unit.spec().connection()), now));
+    }
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (!stopping && !units.isEmpty()) {
+        Due next = units.stream().min(Comparator.comparingLong(due -> due.nextMillis)).get();
+        if (!waitUntil(next.nextMillis)) {
+          break;
+        }
+        long started = clock.millis();
+        runner.runTick(next.unit);
+        next.nextMillis = started + next.interval.toMillis();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      LOG.info("event=task_loop_ended units={}", units.size());
+    }
+  }
+
+  /** Waits until {@code millis}; false when stopped first. */
+  private boolean waitUntil(long millis) throws InterruptedException {
+    synchronized (wake) {
+      long left;
+      while (!stopping && (left = millis - clock.millis()) > 0) {
+        wake.wait(left);
+      }
+    }
+    return !stopping;
+  }
+
+  /** Takes no more ticks; the caller cancels the running one. */
+  void stop() {
+    stopping = true;
+    synchronized (wake) {
+      wake.notifyAll();
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package dfe.fetcher.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The connector's configuration: bound by the fetcher's binders, problems against properties. */
+class DfeSourceConnectorTest {
+
+  @TempDir Path directory;
+
+  private String yaml() {
+    return """
+        instance_id: test
+        sources:
+          file:
+            inv:
+              topic: inv
+              units:
+                - {unit: a, dump: {paths: ["%1$s/a/*.ndjson"]}}
+                - {unit: b, dump: {paths: ["%1$s/b/*.ndjson"]}}
+                - {unit: c, enabled: false, dump: {paths: ["%1$s/c/*.ndjson"]}}
+            logs:
+              topic: logs
+              units:
+                - {unit: app, dump: {paths: ["%1$s/logs/*.ndjson"]}}
+        """
+        .formatted(directory);
+  }
+
+  private static List<String> errorsOf(Config config, String property) {
+    return config.configValues().stream()
+        .filter(value -> value.name().equals(property))
+        .findFirst()
+        .map(ConfigValue::errorMessages)
+        .orElseThrow();
+  }
+
+  @Test
+  void aValidConfigurationValidatesWithoutErrors() {
+    Config config = new DfeSourceConnector().validate(Map.of(ConnectorSettings.CONFIG, yaml()));
+
+    assertThat(config.configValues())
+        .allSatisfy(value -> assertThat(value.errorMessages()).isEmpty());
+  }
+
+  @Test
+  void eachProblemIsReportedAgainstThePropertyWithItsYamlLine() {
+    String broken =
+        """
+        sources:
+          file:
+            inv:
+              topic: inv
+              units:
+                - {unit: a, dump: {paths: [/tmp/x], decoder: sideways}}
+        cursor:
+          directory: /tmp/state
+        output:
+          type: file
+          topic_suffix: _raw
+        """;
+
+    Config config = new DfeSourceConnector().validate(Map.of(ConnectorSettings.CONFIG, broken));
+
+    assertThat(errorsOf(config, ConnectorSettings.CONFIG))
+        .anySatisfy(error -> assertThat(error).startsWith("dfe.config:6:").contains("sideways"))
+        .anySatisfy(
+            error ->
+                assertThat(error).startsWith("dfe.config:7:1: cursor: not used on Kafka Connect"))
+        .anySatisfy(error -> assertThat(error).startsWith("dfe.config:10:3: output.type: not used"))
+        .noneSatisfy(error -> assertThat(error).contains("topic_suffix"));
+  }
+
+  @Test
+  void aFileOnTheWorkerIsReadAndItsProblemsNameIt() throws Exception {
+    Path file = directory.resolve("fetcher.yaml");
+    Files.writeString(file, "sources:\n  file:\n    inv: {topic: inv}\n");
+
+    Config config =
+        new DfeSourceConnector().validate(Map.of(ConnectorSettings.CONFIG_FILE, file.toString()));
+
+    assertThat(errorsOf(config, ConnectorSettings.CONFIG_FILE))
+        .isNotEmpty()
+        .allSatisfy(error -> assertThat(error).startsWith(file + ":3:"));
+  }
+
+  @Test
+  void exactlyOneOfTheTwoPropertiesMustBeSet() {
+    Config neither = new DfeSourceConnector().validate(Map.of());
+    Config both =
+        new DfeSourceConnector()
+            .validate(
+                Map.of(ConnectorSettings.CONFIG, yaml(), ConnectorSettings.CONFIG_FILE, "/x"));
+
+    assertThat(errorsOf(neither, ConnectorSettings.CONFIG))
+        .singleElement()
+        .asString()
+        .contains("exactly one");
+    assertThat(errorsOf(both, ConnectorSettings.CONFIG_FILE))
+        .singleElement()
+        .asString()
+        .contains("exactly one");
+  }
+
+  @Test
+  void tasksShareTheEnabledUnitsEachUnitInOneTask() {
+    DfeSourceConnector connector = new DfeSourceConnector();
+    connector.start(Map.of(ConnectorSettings.CONFIG, yaml()));
+
+    List<Map<String, String>> two = connector.taskConfigs(2);
+    List<Map<String, String>> many = connector.taskConfigs(10);
+
+    assertThat(two)
+        .extracting(task -> task.get(ConnectorSettings.TASK_UNITS))
+        .containsExactly("inv.a,logs.app", "inv.b");
+    assertThat(two)
+        .allSatisfy(task -> assertThat(task).containsEntry(ConnectorSettings.CONFIG, yaml()));
+    assertThat(many)
+        .extracting(task -> task.get(ConnectorSettings.TASK_UNITS))
+        .containsExactly("inv.a", "inv.b", "logs.app");
+  }
+}
