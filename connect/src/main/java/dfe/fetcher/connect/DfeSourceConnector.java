@@ -1,8 +1,10 @@
 package dfe.fetcher.connect;
 
+import dfe.fetcher.checkpoint.MarkCodec;
 import dfe.fetcher.config.ConnectionConfig;
 import dfe.fetcher.config.FetcherConfig;
 import dfe.fetcher.source.SourceUnit;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -113,6 +115,40 @@ public final class DfeSourceConnector extends SourceConnector {
       }
     }
     return config;
+  }
+
+  /**
+   * Takes offsets an operator alters or resets through Connect's offsets API when each names a
+   * store ({@code {"store": "<connection>.<unit>"}}) and is either null (the unit starts over) or a
+   * mark this build reads ({@code {"mark": "<MarkCodec document>"}}).
+   *
+   * @throws ConnectException naming the first offset that is neither
+   */
+  @Override
+  public boolean alterOffsets(
+      Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
+    for (Map.Entry<Map<String, ?>, Map<String, ?>> entry : offsets.entrySet()) {
+      Object store = entry.getKey() == null ? null : entry.getKey().get(ConnectTransport.STORE);
+      if (!(store instanceof String) || entry.getKey().size() != 1) {
+        throw new ConnectException(
+            "a source partition of this connector is {\"store\": \"<connection>.<unit>\"}, not "
+                + entry.getKey());
+      }
+      if (entry.getValue() == null) {
+        continue;
+      }
+      Object mark = entry.getValue().get(ConnectTransport.MARK);
+      try {
+        if (!(mark instanceof String document)) {
+          throw new MarkCodec.UnreadableMarkException("no \"mark\" string");
+        }
+        MarkCodec.decode(document.getBytes(StandardCharsets.UTF_8));
+      } catch (MarkCodec.UnreadableMarkException e) {
+        throw new ConnectException(
+            "the offset of store " + store + " is not a mark this build reads: " + e.getMessage());
+      }
+    }
+    return true;
   }
 
   @Override

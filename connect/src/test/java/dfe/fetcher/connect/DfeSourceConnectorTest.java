@@ -127,4 +127,27 @@ class DfeSourceConnectorTest {
         .extracting(task -> task.get(ConnectorSettings.TASK_UNITS))
         .containsExactly("inv.a", "inv.b", "logs.app");
   }
+
+  @Test
+  void offsetsAlteredThroughConnectMustNameAStoreAndHoldAMarkOrNothing() {
+    DfeSourceConnector connector = new DfeSourceConnector();
+    Map<String, Object> store = Map.of("store", "db.moves");
+    String mark =
+        new String(
+            dfe.fetcher.checkpoint.MarkCodec.encode(
+                new dfe.fetcher.row.WindowMark(java.time.Instant.EPOCH), java.time.Instant.EPOCH),
+            java.nio.charset.StandardCharsets.UTF_8);
+    Map<Map<String, ?>, Map<String, ?>> reset = new java.util.HashMap<>();
+    reset.put(store, null);
+
+    assertThat(connector.alterOffsets(Map.of(), reset)).isTrue();
+    assertThat(connector.alterOffsets(Map.of(), Map.of(store, Map.of("mark", mark)))).isTrue();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> connector.alterOffsets(Map.of(), Map.of(store, Map.of("mark", "{\"x\":1}"))))
+        .hasMessageContaining("store db.moves is not a mark this build reads");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                connector.alterOffsets(Map.of(), Map.of(Map.of("file", "x"), Map.of("mark", mark))))
+        .hasMessageContaining("{\"store\": \"<connection>.<unit>\"}");
+  }
 }

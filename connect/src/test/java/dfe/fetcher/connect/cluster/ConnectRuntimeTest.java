@@ -278,4 +278,42 @@ class ConnectRuntimeTest {
         .containsExactlyInAnyOrder(SnapshotStatus.OPEN, SnapshotStatus.COMPLETE);
     assertThat(cluster.runningTasks("moved", 1).get(0).workerId()).isNotEqualTo(task.workerId());
   }
+
+  @Test
+  void aRowTooLargeBecomesAStubAndItsDeadLetterIsARecordOfTheTask() throws Exception {
+    Path files = Files.createDirectories(directory.resolve("big"));
+    String big = "{\"id\":\"big\",\"blob\":\"" + "x".repeat(3000) + "\"}";
+    Files.writeString(files.resolve("a.ndjson"), "{\"id\":\"a\"}\n" + big + "\n{\"id\":\"c\"}\n");
+    String yaml =
+        """
+        instance_id: big
+        oversize: {max_record_bytes: 1000, max_dlq_bytes: 100}
+        dlq: {enabled: true, topic: big_dlq}
+        sources:
+          file:
+            big:
+              topic: big
+              interval_secs: 3600
+              units:
+                - {unit: rows, row_key: /id, dump: {paths: ["%s/*.ndjson"]}}
+        """
+            .formatted(files);
+    cluster.createTopics("big-rows_land", "big_dlq");
+    cluster.connect().configureConnector("big", connector(yaml, 1));
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> cluster.statuses("big-rows_land", false).contains(SnapshotStatus.COMPLETE));
+    dfe.fetcher.envelope.Reassembler reassembler = cluster.reassembled("big-rows_land", false);
+    String id = reassembler.reports().get(0).snapshotId();
+    assertThat(reassembler.reports().get(0).rowCount()).hasValue(3);
+    assertThat(reassembler.stubKeys(id)).containsExactly(Map.entry(1L, Optional.of("big")));
+    List<ConsumerRecord<byte[], byte[]>> dlq = cluster.readAll("big_dlq", false);
+    assertThat(dlq).hasSize(1);
+    String entry = new String(dlq.get(0).value(), StandardCharsets.UTF_8);
+    assertThat(entry)
+        .contains("\"store\":\"big.rows\"", "\"seq\":1", "\"destination\":\"big-rows_land\"");
+    assertThat(new String(dlq.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("big.rows");
+    cluster.connect().deleteConnector("big");
+  }
 }
