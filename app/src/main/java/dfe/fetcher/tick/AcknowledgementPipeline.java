@@ -124,7 +124,10 @@ final class AcknowledgementPipeline {
     }
   }
 
-  /** {@code mark} is safe to commit once every message added so far is acknowledged. */
+  /**
+   * {@code mark} is safe to commit once every message added so far, and any added before the
+   * current batch is handed over, is acknowledged: it goes with the current batch.
+   */
   void markAfterAdded(Mark mark) {
     batchMark = Optional.of(mark);
   }

@@ -170,9 +170,11 @@ final class UnitTick implements RowSink {
     // in the background must never be followed by an end that lands.
     pipeline.awaitAll();
     EnvelopeStage.Enveloped end = envelope.end();
-    pipeline.add(enrichment.frame(end.frame(), context.clock().millis()));
+    // The mark and the part's end go with the batch that holds the end frame, whether or not the
+    // frame fills it: a runtime that keeps marks on records (Connect) puts the mark on the end.
     position.ifPresent(pipeline::markAfterAdded);
     pipeline.endsPart();
+    pipeline.add(enrichment.frame(end.frame(), context.clock().millis()));
     pipeline.awaitAll();
     partsCompleted++;
     context.metrics().snapshotCompleted(unit.store());

@@ -103,6 +103,91 @@ class SourceContractTest {
     assertThat(handed).containsExactly(Optional.empty());
   }
 
+  /** Records each batch as the tick hands it to the transport, then lands it. */
+  private final class RecordingBatches implements dfe.fetcher.transport.Transport {
+    final List<String> batches = new CopyOnWriteArrayList<>();
+    final List<String> abandoned = new CopyOnWriteArrayList<>();
+
+    @Override
+    public java.util.concurrent.CompletableFuture<dfe.fetcher.transport.SendResult> send(
+        List<dfe.fetcher.transport.OutboundRecord> batch) {
+      return landing.transport.send(batch);
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<dfe.fetcher.transport.SendResult> send(
+        UnitBatch batch) {
+      String kinds =
+          String.join(
+              ",",
+              batch.records().stream()
+                  .map(r -> r.headers().isEmpty() ? "?" : r.headers().get(0).value())
+                  .toList());
+      batches.add(
+          batch.store()
+              + " ["
+              + kinds
+              + "] mark="
+              + batch.markAfter().map(Object::toString).orElse("-")
+              + (batch.endsPart() ? " ends" : ""));
+      return dfe.fetcher.transport.Transport.super.send(batch);
+    }
+
+    @Override
+    public void abandoned(String store) {
+      abandoned.add(store);
+    }
+
+    @Override
+    public boolean isReady() {
+      return true;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void thePartsMarkAndEndGoWithTheBatchHoldingItsEndFrameEvenWhenTheFrameFillsIt() {
+    landing.batchLimits = new BatchLimits(1, 1 << 20, 60_000);
+    RecordingBatches recording = new RecordingBatches();
+    landing.output = recording;
+    Mark mark = ScriptedSource.mark(2);
+    RowSource oneFile =
+        (checkpoint, sink, cancellation) -> {
+          sink.beginPart(OptionalLong.empty());
+          sink.row(row("{\"id\":1}"));
+          sink.endPart(Optional.of(mark));
+        };
+
+    landing.runner().runTick(Landing.dumpUnit(oneFile, RowFilterStage.KEEP_ALL));
+
+    assertThat(recording.batches)
+        .containsExactly(
+            STORE + " [begin] mark=-",
+            STORE + " [row] mark=-",
+            STORE + " [end] mark=" + mark + " ends",
+            STORE + " [] mark=- ends");
+    assertThat(recording.abandoned).isEmpty();
+  }
+
+  @Test
+  void aPartAbortedOnPurposeIsAbandonedToTheTransportAfterItsFramesWereHandedOver() {
+    RecordingBatches recording = new RecordingBatches();
+    landing.output = recording;
+    RowSource pagedApi =
+        (checkpoint, sink, cancellation) -> {
+          sink.beginPart(OptionalLong.empty());
+          sink.row(row("{\"id\":1}"));
+          sink.abortPart("cut");
+        };
+
+    landing.runner().runTick(Landing.positionlessDumpUnit(pagedApi));
+
+    assertThat(recording.batches).first().asString().startsWith(STORE + " [begin,row]");
+    assertThat(recording.abandoned).containsExactly(STORE);
+  }
+
   @Test
   void aPartAbortedOnPurposeLandsNoEndCountsAbortedAndFailsTheTickWithItsReason() {
     RowSource pagedApi =

@@ -238,12 +238,21 @@ class ConnectRuntimeTest {
 
   @Test
   void aWorkerTakenDownMidDumpLeavesNoEndAndTheMovedUnitLandsItWhole() throws Exception {
+    Path files = Files.createDirectories(directory.resolve("moved"));
+    Files.writeString(files.resolve("a.ndjson"), "{\"id\":1}\n");
+    Files.writeString(files.resolve("b.ndjson"), "{\"id\":2}\n");
     String yaml =
         """
         instance_id: moved
         # Each frame handed over as it comes, so a dump held half way is on the topic.
         output: {batch: {max_rows: 1}}
         sources:
+          file:
+            files:
+              topic: moved
+              interval_secs: 3600
+              units:
+                - {unit: both, dump: {paths: ["%s/*.ndjson"]}}
           rest:
             api:
               topic: held
@@ -255,8 +264,8 @@ class ConnectRuntimeTest {
                   - {unit: assets, shape: dump, path: /assets, row_key: /id,
                      rows: {decoder: json_array}, paginate: {type: link_header}}
         """
-            .formatted(api.url());
-    cluster.createTopics("held-assets_land");
+            .formatted(files, api.url());
+    cluster.createTopics("held-assets_land", "moved-both_land");
     cluster.connect().configureConnector("moved", connector(yaml, 1));
     ConnectorStateInfo.TaskState task = cluster.runningTasks("moved", 1).get(0);
     await().atMost(Duration.ofSeconds(30)).until(() -> api.heldRequests() >= 1);
@@ -277,6 +286,10 @@ class ConnectRuntimeTest {
         .as("the dump cut by the worker's stop has no end")
         .containsExactlyInAnyOrder(SnapshotStatus.OPEN, SnapshotStatus.COMPLETE);
     assertThat(cluster.runningTasks("moved", 1).get(0).workerId()).isNotEqualTo(task.workerId());
+    // The files the first worker landed before it went down were committed, acknowledgement
+    // first: the task on the other worker resumed from those offsets and dumped neither again.
+    assertThat(cluster.completeSnapshots("moved-both_land", false))
+        .containsExactlyInAnyOrder(List.of("{\"id\":1}"), List.of("{\"id\":2}"));
   }
 
   @Test
