@@ -106,18 +106,25 @@ final class FrameInput {
     }
   }
 
-  /** One message read from elsewhere (a Kafka record), named {@code place} in reports. */
-  void acceptMessage(String place, byte[] value) {
+  /** One message of a topic, named {@code TOPIC:PARTITION:OFFSET} in reports. */
+  void acceptMessage(String topic, int partition, long offset, byte[] value) {
     if (value == null) {
       invalidLines++;
-      diagnostics.println(place + ": a message with no value (a tombstone), not a frame");
+      diagnostics.println(
+          topic
+              + ":"
+              + partition
+              + ":"
+              + offset
+              + ": a message with no value (a tombstone), not a frame");
       return;
     }
     try {
       frames.accept(parser.parse(value, 0, value.length));
     } catch (InvalidFrameException e) {
+      // The place is only spelled out for a message that is reported.
       invalidLines++;
-      diagnostics.println(place + ": " + e.getMessage());
+      diagnostics.println(topic + ":" + partition + ":" + offset + ": " + e.getMessage());
     }
   }
 

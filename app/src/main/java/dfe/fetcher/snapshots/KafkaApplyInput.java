@@ -136,8 +136,7 @@ final class KafkaApplyInput {
       }
       for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
         applier.at(record.partition(), record.offset());
-        input.acceptMessage(
-            topic + ":" + record.partition() + ":" + record.offset(), record.value());
+        input.acceptMessage(topic, record.partition(), record.offset(), record.value());
       }
       applier.settle();
       commit(consumer, partitions, applier, lastCommitted);

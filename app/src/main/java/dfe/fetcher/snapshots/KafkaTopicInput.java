@@ -67,11 +67,12 @@ final class KafkaTopicInput {
         if (!records.isEmpty()) {
           lastProgress = System.nanoTime();
         }
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-          TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-          if (record.offset() < endOffsets.get(partition)) {
-            input.acceptMessage(
-                topic + ":" + record.partition() + ":" + record.offset(), record.value());
+        for (TopicPartition partition : records.partitions()) {
+          long end = endOffsets.get(partition);
+          for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+            if (record.offset() < end) {
+              input.acceptMessage(topic, record.partition(), record.offset(), record.value());
+            }
           }
         }
         List<TopicPartition> done = new ArrayList<>();
