@@ -86,6 +86,7 @@ final class AcknowledgementPipeline {
   private long batchStartedAt;
   private Optional<Mark> batchMark = Optional.empty();
   private boolean batchEndsPart;
+  private boolean addedSincePartEnded;
   private final Deque<InFlight> inFlight = new ArrayDeque<>();
   private long recordsLanded;
 
@@ -116,6 +117,7 @@ final class AcknowledgementPipeline {
       batchStartedAt = clock.millis();
     }
     batch.add(record);
+    addedSincePartEnded = true;
     batchBytes += record.value().length;
     if (batch.size() >= limits.maxRows()
         || batchBytes >= limits.maxBytes()
@@ -146,7 +148,19 @@ final class AcknowledgementPipeline {
    */
   void abandonPart() throws InterruptedException {
     flush();
+    addedSincePartEnded = false;
     transport.abandoned(store);
+  }
+
+  /**
+   * Hands over what was added since the last part ended as a part of its own, if anything was: what
+   * comes next starts after a part's end.
+   */
+  void closeOpenPart() throws InterruptedException {
+    if (addedSincePartEnded) {
+      endsPart();
+      flush();
+    }
   }
 
   /** Hands the current batch (and its mark) to the transport; takes what has completed since. */
@@ -160,6 +174,7 @@ final class AcknowledgementPipeline {
                 transport.send(new Transport.UnitBatch(store, List.of(), batchMark, batchEndsPart)),
                 batchMark,
                 Map.of()));
+        addedSincePartEnded &= !batchEndsPart;
         batchMark = Optional.empty();
         batchEndsPart = false;
       }
@@ -171,6 +186,7 @@ final class AcknowledgementPipeline {
       CompletableFuture<SendResult> sent =
           transport.send(new Transport.UnitBatch(store, batch, batchMark, batchEndsPart));
       inFlight.add(new InFlight(sent, batchMark, perTopic));
+      addedSincePartEnded &= !batchEndsPart;
       batch = new ArrayList<>();
       batchBytes = 0;
       batchMark = Optional.empty();
@@ -201,6 +217,7 @@ final class AcknowledgementPipeline {
     batchBytes = 0;
     batchMark = Optional.empty();
     batchEndsPart = false;
+    addedSincePartEnded = false;
     inFlight.clear();
     transport.abandoned(store);
   }

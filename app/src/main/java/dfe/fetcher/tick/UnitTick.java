@@ -96,6 +96,9 @@ final class UnitTick implements RowSink {
       throw new IllegalStateException(
           "unit " + unit.store() + " is incremental but its source began a dump part");
     }
+    // What was sent since the last part ended (a bad file's dead letter) ends a part of its own,
+    // so a transactional runtime cannot abort it with the part beginning now.
+    pipeline.closeOpenPart();
     EnvelopeStage.Enveloped begin = envelope.begin(total);
     pipeline.add(enrichment.frame(begin.frame(), context.clock().millis()));
   }

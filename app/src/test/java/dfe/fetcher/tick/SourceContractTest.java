@@ -172,6 +172,33 @@ class SourceContractTest {
   }
 
   @Test
+  void aBadFilesDeadLetterEndsAPartOfItsOwnSoTheNextPartsAbortCannotTakeItBack() {
+    RecordingBatches recording = new RecordingBatches();
+    landing.output = recording;
+    Mark mark = ScriptedSource.mark(3);
+    RowSource files =
+        (checkpoint, sink, cancellation) -> {
+          sink.beginPart(OptionalLong.empty());
+          sink.row(row("{\"id\":1}"));
+          sink.skipPart("bad.ndjson", "bad.ndjson:2:1: not JSON");
+          sink.beginPart(OptionalLong.empty());
+          sink.row(row("{\"id\":2}"));
+          sink.endPart(Optional.of(mark));
+        };
+
+    landing.runner().runTick(Landing.dumpUnit(files, RowFilterStage.KEEP_ALL));
+
+    assertThat(recording.batches)
+        .containsExactly(
+            STORE + " [begin,row] mark=-",
+            STORE + " [?] mark=- ends",
+            STORE + " [begin,row] mark=-",
+            STORE + " [end] mark=" + mark + " ends",
+            STORE + " [] mark=- ends");
+    assertThat(recording.abandoned).containsExactly(STORE);
+  }
+
+  @Test
   void aPartAbortedOnPurposeIsAbandonedToTheTransportAfterItsFramesWereHandedOver() {
     RecordingBatches recording = new RecordingBatches();
     landing.output = recording;

@@ -196,13 +196,21 @@ final class ConnectTransport implements Transport {
 
   @Override
   public void abandoned(String store) {
-    if (transactions.isPresent()) {
-      try {
-        boundary(Boundary.ABORT);
-      } catch (InterruptedException e) {
+    if (transactions.isEmpty()) {
+      return;
+    }
+    // A tick that ends on an interrupt abandons its part with the flag set: the abort must still
+    // reach the queue, or the half dump would join the next transaction.
+    boolean interrupted = Thread.interrupted();
+    try {
+      boundary(Boundary.ABORT);
+    } catch (InterruptedException e) {
+      interrupted = true;
+    } catch (TransportException e) {
+      // Stopping: the worker's producer aborts what its transaction holds.
+    } finally {
+      if (interrupted) {
         Thread.currentThread().interrupt();
-      } catch (TransportException e) {
-        // Stopping: the worker's producer aborts what its transaction holds.
       }
     }
   }
@@ -210,8 +218,8 @@ final class ConnectTransport implements Transport {
   /** A boundary after what was queued since the last one; none when nothing was. */
   private synchronized void boundary(Boundary boundary) throws InterruptedException {
     if (sentSinceBoundary) {
-      sentSinceBoundary = false;
       put(boundary);
+      sentSinceBoundary = false;
     }
   }
 

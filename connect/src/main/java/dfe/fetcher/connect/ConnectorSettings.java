@@ -40,7 +40,7 @@ final class ConnectorSettings {
       new ConfigDef()
           .define(
               CONFIG,
-              ConfigDef.Type.STRING,
+              ConfigDef.Type.PASSWORD,
               "",
               ConfigDef.Importance.HIGH,
               "The fetcher's configuration as YAML (sources, oversize, dlq, output.topic_suffix,"
@@ -50,7 +50,7 @@ final class ConnectorSettings {
                   + " Connect config provider, never inline.")
           .define(
               CONFIG_FILE,
-              ConfigDef.Type.STRING,
+              ConfigDef.Type.PASSWORD,
               "",
               ConfigDef.Importance.HIGH,
               "A file holding the fetcher's configuration, present on every worker; relative"
@@ -88,6 +88,53 @@ final class ConnectorSettings {
    * each, the YAML line ({@code dfe.config:LINE:COL: path: message}).
    */
   static Bound bind(Map<String, String> properties, Map<String, String> environment) {
+    Bound bound = bindYaml(properties, environment);
+    List<String> refused = refusedConnectSettings(properties);
+    if (refused.isEmpty()) {
+      return bound;
+    }
+    List<String> problems = new ArrayList<>(refused);
+    problems.addAll(bound.problems());
+    return new Bound(bound.property(), Optional.empty(), problems);
+  }
+
+  /**
+   * Connect settings this connector cannot keep its promises under: a record the worker drops
+   * counts as acknowledged in Connect's offset bookkeeping (a mark on a later record would be
+   * committed past it) and, exactly once, leaves a gap in a committed snapshot; transaction
+   * boundaries other than the connector's end a transaction in the middle of a snapshot.
+   */
+  static List<String> refusedConnectSettings(Map<String, String> properties) {
+    List<String> refused = new ArrayList<>();
+    if ("all".equalsIgnoreCase(properties.getOrDefault("errors.tolerance", "none").trim())) {
+      refused.add(
+          "errors.tolerance=all: not supported: a record the worker drops would count as landed"
+              + " and a mark after it would be committed past it; leave errors.tolerance at none");
+    }
+    if (!properties.getOrDefault("transforms", "").isBlank()) {
+      refused.add(
+          "transforms: not supported: a transform that drops or rewrites a record breaks the"
+              + " snapshot envelope and the marks riding on records; remove transforms");
+    }
+    String boundary = properties.get("transaction.boundary");
+    boolean required =
+        "required".equalsIgnoreCase(properties.getOrDefault("exactly.once.support", "").trim());
+    if ((boundary != null || required) && !connectorBoundaries(properties)) {
+      refused.add(
+          "transaction.boundary="
+              + (boundary == null ? "poll" : boundary.trim())
+              + ": use transaction.boundary=connector: with poll or interval boundaries a"
+              + " transaction ends in the middle of a snapshot");
+    }
+    return refused;
+  }
+
+  /** Whether the connector's configuration asks for transactions the connector defines. */
+  static boolean connectorBoundaries(Map<String, String> properties) {
+    return "connector".equalsIgnoreCase(properties.getOrDefault("transaction.boundary", "").trim());
+  }
+
+  private static Bound bindYaml(Map<String, String> properties, Map<String, String> environment) {
     String inline = properties.getOrDefault(CONFIG, "");
     String file = properties.getOrDefault(CONFIG_FILE, "");
     if (inline.isBlank() == file.isBlank()) {
@@ -132,6 +179,11 @@ final class ConnectorSettings {
       return root;
     }
     refuseNotUsed(top, "", problems);
+    Optional<YamlNode.Entry> given = top.entry("output");
+    if (given.isPresent() && !(given.get().value() instanceof YamlNode.Mapping)) {
+      // Not a mapping: left as written, so the binder reports it.
+      return root;
+    }
     ConfigOrigin origin = top.origin();
     YamlNode.Mapping output =
         top.entry("output")

@@ -153,7 +153,10 @@ public final class DfeSourceConnector extends SourceConnector {
 
   @Override
   public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
-    return ExactlyOnceSupport.SUPPORTED;
+    // A snapshot is one transaction only when the connector draws the boundaries.
+    return ConnectorSettings.connectorBoundaries(connectorConfig)
+        ? ExactlyOnceSupport.SUPPORTED
+        : ExactlyOnceSupport.UNSUPPORTED;
   }
 
   @Override

@@ -9,6 +9,7 @@ import dfe.fetcher.service.ConnectionUnits;
 import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.tick.BatchLimits;
 import dfe.fetcher.tick.BoundUnit;
+import dfe.fetcher.tick.RowFilterStage;
 import dfe.fetcher.tick.TickContext;
 import dfe.fetcher.tick.UnitRunner;
 import java.time.Clock;
@@ -33,9 +34,10 @@ import org.slf4j.LoggerFactory;
  * Runs the units the connector gave this task ({@value ConnectorSettings#TASK_UNITS}) with the
  * standalone service's tick: a {@link TaskLoop} thread ticks them one at a time into a {@link
  * ConnectTransport}, which {@link #poll} drains for the worker. A unit's failure is logged and the
- * unit retried on its interval, as in the standalone service; the task fails only when the JVM
- * reports an error no tick can contain. {@link #stop} cancels what the running unit blocks in (a
- * query, an HTTP request); its open dump gets no end.
+ * unit retried on its interval, as in the standalone service; the task fails (and stays failed
+ * until restarted through Connect's REST API) only when the JVM reports an error no tick can
+ * contain, or its tick thread ends for any other reason. {@link #stop} cancels what the running
+ * unit blocks in (a query, an HTTP request); its open dump gets no end.
  */
 public final class DfeSourceTask extends SourceTask {
 
@@ -53,7 +55,8 @@ public final class DfeSourceTask extends SourceTask {
   private ConnectTransport transport;
   private UnitRunner runner;
   private TaskLoop loop;
-  private Thread thread;
+  private volatile Thread thread;
+  private Duration stopGrace = Duration.ofSeconds(30);
 
   @Override
   public String version() {
@@ -81,13 +84,9 @@ public final class DfeSourceTask extends SourceTask {
       if (!connection.enabled()) {
         continue;
       }
+      RowFilterStage filter = ConnectionUnits.filterOf(connection);
       ConnectionUnits wired =
-          ConnectionUnits.wire(
-              config,
-              connection,
-              runtime,
-              () -> ConnectionUnits.filterOf(connection),
-              assigned::contains);
+          ConnectionUnits.wire(config, connection, runtime, () -> filter, assigned::contains);
       if (wired.units().isEmpty()) {
         continue;
       }
@@ -98,6 +97,19 @@ public final class DfeSourceTask extends SourceTask {
         storeOfKey.put(unit.cursorKey(), unit.store());
       }
     }
+    Set<String> missing = new HashSet<>(assigned);
+    units.forEach(unit -> missing.remove(unit.store()));
+    if (!missing.isEmpty()) {
+      connections.forEach(ConnectionUnits::close);
+      throw new ConnectException(
+          "this task was given units its configuration has no enabled unit for: "
+              + missing.stream().sorted().toList()
+              + " (a "
+              + ConnectorSettings.CONFIG_FILE
+              + " that differs between workers or changed since the connector started?"
+              + " restart the connector)");
+    }
+    stopGrace = config.scheduler().stopGrace();
     TickContext tickContext =
         new TickContext(
             transport,
@@ -133,6 +145,16 @@ public final class DfeSourceTask extends SourceTask {
   private void runLoop() {
     try {
       loop.run();
+      if (!stopping.get()) {
+        halted.compareAndSet(null, "the task's tick thread ended");
+      }
+    } catch (Throwable e) {
+      // Whatever ends the loop must fail the task where Connect shows it, not stop it quietly.
+      halted.compareAndSet(null, "the task's tick thread: " + e);
+      stopping.set(true);
+      if (e instanceof VirtualMachineError error) {
+        throw error;
+      }
     } finally {
       connections.forEach(ConnectionUnits::close);
     }
@@ -152,6 +174,12 @@ public final class DfeSourceTask extends SourceTask {
     transport.committed(record, metadata);
   }
 
+  /**
+   * Cancels the running tick and returns at once, as Connect asks; a watcher interrupts the tick
+   * after half of {@code scheduler.stop_grace_secs} if it has not ended, as the standalone
+   * scheduler does, and reports it if it outlasts the grace. The connection is closed when the tick
+   * ends.
+   */
   @Override
   public void stop() {
     stopping.set(true);
@@ -163,5 +191,29 @@ public final class DfeSourceTask extends SourceTask {
       transport.close();
     }
     LOG.info("event=task_stopping");
+    Thread ticking = thread;
+    if (ticking != null && ticking.isAlive()) {
+      Thread watcher = new Thread(() -> watchStop(ticking), "dfe-task-stop");
+      watcher.setDaemon(true);
+      watcher.start();
+    }
+  }
+
+  private void watchStop(Thread ticking) {
+    try {
+      ticking.join(Math.max(1, stopGrace.toMillis() / 2));
+      if (ticking.isAlive()) {
+        ticking.interrupt();
+        ticking.join(Math.max(1, stopGrace.toMillis() / 2));
+      }
+      if (ticking.isAlive()) {
+        LOG.warn(
+            "event=stop_timeout still_running={} grace_secs={}",
+            runner.runningStores(),
+            stopGrace.toSeconds());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

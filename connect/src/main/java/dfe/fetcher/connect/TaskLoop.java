@@ -57,15 +57,19 @@ final class TaskLoop implements Runnable {
     try {
       while (!stopping && !units.isEmpty()) {
         Due next = units.stream().min(Comparator.comparingLong(due -> due.nextMillis)).get();
-        if (!waitUntil(next.nextMillis)) {
-          break;
+        try {
+          if (!waitUntil(next.nextMillis)) {
+            break;
+          }
+        } catch (InterruptedException e) {
+          // An interrupt is a stop only when one was asked for; a stray one (a tick's source
+          // re-raising it) must not end the task's units.
+          continue;
         }
         long started = clock.millis();
         runner.runTick(next.unit);
         next.nextMillis = started + next.interval.toMillis();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     } finally {
       LOG.info("event=task_loop_ended units={}", units.size());
     }

@@ -227,4 +227,18 @@ class ConnectTransportTest {
     assertThat(transport.poll(100, 1000)).isNull();
     assertThat(transactions.asked).containsExactly("commit batch");
   }
+
+  @Test
+  void exactlyOnceAnAbortAskedWithTheInterruptFlagSetStillReachesTheWorker() throws Exception {
+    RecordingTransactions transactions = new RecordingTransactions();
+    ConnectTransport transport = new ConnectTransport(Optional.of(transactions), CLOCK);
+    transport.send(new UnitBatch(STORE, List.of(frame("r0")), Optional.empty(), false));
+
+    Thread.currentThread().interrupt();
+    transport.abandoned(STORE);
+    assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+
+    assertThat(transport.poll(100, 1000)).hasSize(1);
+    assertThat(transactions.asked).containsExactly("abort after r0");
+  }
 }

@@ -150,4 +150,111 @@ class DfeSourceConnectorTest {
                 connector.alterOffsets(Map.of(), Map.of(Map.of("file", "x"), Map.of("mark", mark))))
         .hasMessageContaining("{\"store\": \"<connection>.<unit>\"}");
   }
+
+  @Test
+  void whatWouldLetTheWorkerDropARecordIsRefused() {
+    Map<String, String> tolerant =
+        Map.of(ConnectorSettings.CONFIG, yaml(), "errors.tolerance", "all");
+    Map<String, String> transformed =
+        Map.of(ConnectorSettings.CONFIG, yaml(), "transforms", "drop");
+
+    assertThat(errorsOf(new DfeSourceConnector().validate(tolerant), ConnectorSettings.CONFIG))
+        .singleElement()
+        .asString()
+        .startsWith("errors.tolerance=all: not supported");
+    assertThat(errorsOf(new DfeSourceConnector().validate(transformed), ConnectorSettings.CONFIG))
+        .singleElement()
+        .asString()
+        .startsWith("transforms: not supported");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new DfeSourceConnector().start(tolerant))
+        .hasMessageContaining("errors.tolerance=all");
+  }
+
+  @Test
+  void exactlyOnceNeedsTheConnectorsOwnTransactionBoundaries() {
+    Map<String, String> poll =
+        Map.of(
+            ConnectorSettings.CONFIG,
+            yaml(),
+            "exactly.once.support",
+            "required",
+            "transaction.boundary",
+            "poll");
+    Map<String, String> connector =
+        Map.of(
+            ConnectorSettings.CONFIG,
+            yaml(),
+            "exactly.once.support",
+            "required",
+            "transaction.boundary",
+            "connector");
+
+    assertThat(errorsOf(new DfeSourceConnector().validate(poll), ConnectorSettings.CONFIG))
+        .singleElement()
+        .asString()
+        .startsWith("transaction.boundary=poll: use transaction.boundary=connector");
+    assertThat(errorsOf(new DfeSourceConnector().validate(connector), ConnectorSettings.CONFIG))
+        .isEmpty();
+    assertThat(new DfeSourceConnector().exactlyOnceSupport(poll))
+        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED);
+    assertThat(new DfeSourceConnector().exactlyOnceSupport(connector))
+        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.SUPPORTED);
+  }
+
+  @Test
+  void theConfigurationIsAPasswordSoConnectNeverEchoesIt() {
+    Config config = new DfeSourceConnector().validate(Map.of(ConnectorSettings.CONFIG, yaml()));
+
+    assertThat(
+            config.configValues().stream()
+                .filter(value -> value.name().equals(ConnectorSettings.CONFIG))
+                .findFirst()
+                .orElseThrow()
+                .value())
+        .isInstanceOf(org.apache.kafka.common.config.types.Password.class)
+        .hasToString("[hidden]");
+  }
+
+  @Test
+  void anOutputThatIsNoMappingIsReportedNotReplaced() {
+    Config config =
+        new DfeSourceConnector()
+            .validate(Map.of(ConnectorSettings.CONFIG, yaml() + "output: kafka\n"));
+
+    assertThat(errorsOf(config, ConnectorSettings.CONFIG))
+        .anySatisfy(error -> assertThat(error).contains("output").contains("mapping"));
+  }
+
+  @Test
+  void aTaskGivenAUnitItsConfigurationLacksFailsNamingIt() {
+    DfeSourceTask task = new DfeSourceTask();
+    task.initialize(
+        new org.apache.kafka.connect.source.SourceTaskContext() {
+          @Override
+          public Map<String, String> configs() {
+            return Map.of();
+          }
+
+          @Override
+          public org.apache.kafka.connect.storage.OffsetStorageReader offsetStorageReader() {
+            return null;
+          }
+
+          @Override
+          public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
+            return null;
+          }
+        });
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                task.start(
+                    Map.of(
+                        ConnectorSettings.CONFIG,
+                        yaml(),
+                        ConnectorSettings.TASK_UNITS,
+                        "inv.a,inv.gone")))
+        .hasMessageContaining("inv.gone");
+  }
 }
