@@ -50,6 +50,7 @@ final class RecordWriter {
   private final Optional<ZoneId> zone;
   private final Dialect dialect;
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(512);
+  private final java.util.Map<String, Columns.Column> arrayElements = new java.util.HashMap<>();
 
   RecordWriter(Columns columns, Optional<ZoneId> zone, Dialect dialect) {
     this.columns = columns;
@@ -223,13 +224,21 @@ final class RecordWriter {
       return;
     }
     try (elements) {
-      Columns.Column element;
-      try {
-        // An element has no declared precision of its own: as many digits as its value needs.
-        Columns.Column declared = Columns.of(elements.getMetaData(), dialect).all().get(1);
-        element = new Columns.Column(declared.label(), declared.kind(), 0);
-      } catch (Columns.DuplicateLabelException e) {
-        throw new IllegalStateException("an array's result set has one index and one value", e);
+      // The element column is the same for every array whose elements have one type (an element
+      // of a two-dimensional value is an array type of its own): worked out once per type.
+      String baseType = elements.getMetaData().getColumnTypeName(2);
+      Columns.Column element = baseType == null ? null : arrayElements.get(baseType);
+      if (element == null) {
+        try {
+          // An element has no declared precision of its own: as many digits as its value needs.
+          Columns.Column declared = Columns.of(elements.getMetaData(), dialect).all().get(1);
+          element = new Columns.Column(declared.label(), declared.kind(), 0);
+        } catch (Columns.DuplicateLabelException e) {
+          throw new IllegalStateException("an array's result set has one index and one value", e);
+        }
+        if (baseType != null) {
+          arrayElements.put(baseType, element);
+        }
       }
       json.writeStartArray();
       while (elements.next()) {
@@ -281,24 +290,49 @@ final class RecordWriter {
 
   /** {@code HH:MM:SS} with at least {@code scale} fractional digits and all the value has. */
   static String time(LocalTime value, int scale) {
+    // Written by hand: String.format parses its pattern with a regex on every call, which was a
+    // sixth of a database dump's time in the profile (docs/benchmarks.md).
+    return appendTime(new StringBuilder(18), value, scale).toString();
+  }
+
+  private static StringBuilder appendTime(StringBuilder out, LocalTime value, int scale) {
     int nanos = value.get(ChronoField.NANO_OF_SECOND);
-    int digits = Math.max(scale, digitsNeeded(nanos));
-    String base =
-        String.format("%02d:%02d:%02d", value.getHour(), value.getMinute(), value.getSecond());
-    if (digits == 0) {
-      return base;
+    int digits = Math.min(9, Math.max(scale, digitsNeeded(nanos)));
+    appendTwo(out, value.getHour()).append(':');
+    appendTwo(out, value.getMinute()).append(':');
+    appendTwo(out, value.getSecond());
+    if (digits > 0) {
+      char[] fraction = new char[9];
+      for (int i = 8, rest = nanos; i >= 0; i--, rest /= 10) {
+        fraction[i] = (char) ('0' + rest % 10);
+      }
+      out.append('.').append(fraction, 0, digits);
     }
-    String fraction = String.format("%09d", nanos).substring(0, digits);
-    return base + "." + fraction;
+    return out;
+  }
+
+  private static StringBuilder appendTwo(StringBuilder out, int value) {
+    return out.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
   }
 
   /** RFC 3339 in UTC with {@code Z}, fractional digits as {@link #time}. */
   static String utc(Instant instant, int scale) {
     LocalDateTime value = LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
-    return value.toLocalDate().format(DateTimeFormatter.ISO_LOCAL_DATE)
-        + "T"
-        + time(value.toLocalTime(), scale)
-        + "Z";
+    StringBuilder out = new StringBuilder(30);
+    int year = value.getYear();
+    if (year >= 0 && year <= 9999) {
+      out.append((char) ('0' + year / 1000))
+          .append((char) ('0' + year / 100 % 10))
+          .append((char) ('0' + year / 10 % 10))
+          .append((char) ('0' + year % 10))
+          .append('-');
+      appendTwo(out, value.getMonthValue()).append('-');
+      appendTwo(out, value.getDayOfMonth());
+    } else {
+      // ISO's sign and expanded year, as DateTimeFormatter writes it.
+      out.append(value.toLocalDate().format(DateTimeFormatter.ISO_LOCAL_DATE));
+    }
+    return appendTime(out.append('T'), value.toLocalTime(), scale).append('Z').toString();
   }
 
   /** 0, 3, 6 or 9: the fewest digits in groups of three that keep every nanosecond. */
