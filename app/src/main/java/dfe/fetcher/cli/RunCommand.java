@@ -26,7 +26,9 @@ import sun.misc.SignalHandler;
       "Runs the fetcher: every enabled connection on its interval, metrics and health on"
           + " metrics.address. SIGTERM/SIGINT stop it (open dumps get no end; acknowledged"
           + " checkpoints stay), SIGHUP reloads the filters.",
-      "With --once: every enabled unit runs one time; exit 1 naming each unit that failed.",
+      "With --once: every enabled unit runs one time; exit 1 naming each unit that failed;"
+          + " stopped by SIGTERM/SIGINT before every unit finished: exit 143/130 naming each"
+          + " unit that stopped.",
       "Exit 2 when the configuration is refused or metrics.address cannot be listened on."
     })
 final class RunCommand implements Callable<Integer> {
@@ -68,8 +70,15 @@ final class RunCommand implements Callable<Integer> {
       throws InterruptedException {
     // As in the service: a stop signal lets the running units leave their dumps open and end.
     // The previous handlers come back afterwards, for a caller that runs this in its own JVM.
-    SignalHandler previousTerm = Signal.handle(new Signal("TERM"), signal -> service.requestStop());
-    SignalHandler previousInt = Signal.handle(new Signal("INT"), signal -> service.requestStop());
+    java.util.concurrent.atomic.AtomicInteger stoppedBy =
+        new java.util.concurrent.atomic.AtomicInteger();
+    SignalHandler stop =
+        signal -> {
+          stoppedBy.compareAndSet(0, signal.getNumber());
+          service.requestStop();
+        };
+    SignalHandler previousTerm = Signal.handle(new Signal("TERM"), stop);
+    SignalHandler previousInt = Signal.handle(new Signal("INT"), stop);
     Map<String, TickOutcome> outcomes;
     try {
       outcomes = service.runOnce();
@@ -78,10 +87,20 @@ final class RunCommand implements Callable<Integer> {
       Signal.handle(new Signal("INT"), previousInt);
     }
     int failed = 0;
+    int stopped = 0;
     for (Map.Entry<String, TickOutcome> outcome : outcomes.entrySet()) {
       if (outcome.getValue() instanceof TickOutcome.Failed failure) {
         failed++;
         terminal.err().println("unit " + outcome.getKey() + " failed: " + failure.reason());
+      } else if (outcome.getValue() instanceof TickOutcome.Stopped) {
+        stopped++;
+        terminal
+            .err()
+            .println(
+                "unit "
+                    + outcome.getKey()
+                    + " stopped before it finished: a dump in progress has no end, and the next"
+                    + " run reads it again from the last committed checkpoint");
       }
     }
     terminal
@@ -92,7 +111,13 @@ final class RunCommand implements Callable<Integer> {
                 + (outcomes.size() == 1 ? " unit" : " units")
                 + ", "
                 + failed
-                + " failed");
+                + " failed"
+                + (stopped == 0 ? "" : ", " + stopped + " stopped"));
+    if (stopped > 0) {
+      // A batch job cut short is not a success: the shell's status for the signal that cut it.
+      int signal = stoppedBy.get() == 0 ? 15 : stoppedBy.get();
+      return 128 + signal;
+    }
     return failed == 0 ? 0 : UNIT_FAILED;
   }
 

@@ -186,22 +186,15 @@ public final class FetcherMetrics implements SourceMetrics {
    * looked up once here instead of on every row.
    */
   public RowCounters rowCounters(String store) {
-    return new RowCounters(snapshotRows.labelValues(store), filtered.labelValues(store));
+    return new RowCounters(filtered.labelValues(store));
   }
 
-  /** One unit's per-row counters; as thread-safe as the counters themselves. */
+  /** One unit's per-row counter, looked up once; as thread-safe as the counter itself. */
   public static final class RowCounters {
-    private final CounterDataPoint rowFrames;
     private final CounterDataPoint filteredOut;
 
-    private RowCounters(CounterDataPoint rowFrames, CounterDataPoint filteredOut) {
-      this.rowFrames = rowFrames;
+    private RowCounters(CounterDataPoint filteredOut) {
       this.filteredOut = filteredOut;
-    }
-
-    /** As {@link FetcherMetrics#rowFrames} with a count of one. */
-    public void rowFrame() {
-      rowFrames.inc();
     }
 
     /** As {@link FetcherMetrics#filteredOut}. */

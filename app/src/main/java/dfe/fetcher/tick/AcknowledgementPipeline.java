@@ -65,11 +65,18 @@ final class AcknowledgementPipeline {
     void landed(String topic, int count);
   }
 
+  /** Counts a unit's row frames as their acknowledgements are taken, refused ones excepted. */
+  @FunctionalInterface
+  interface RowFramesLanded {
+    void landed(int count);
+  }
+
   /** A batch handed to the transport, and the mark that is safe once it is acknowledged. */
   private record InFlight(
       CompletableFuture<SendResult> acknowledged,
       Optional<Mark> markAfter,
-      Map<String, Integer> recordsPerTopic) {}
+      Map<String, Integer> recordsPerTopic,
+      int rowFrames) {}
 
   private final String store;
   private final Transport transport;
@@ -80,6 +87,7 @@ final class AcknowledgementPipeline {
   private final Commits commits;
   private final Refusals refusals;
   private final Landed landed;
+  private final RowFramesLanded rowFramesLanded;
 
   private List<OutboundRecord> batch = new ArrayList<>();
   private long batchBytes;
@@ -100,6 +108,21 @@ final class AcknowledgementPipeline {
       Commits commits,
       Refusals refusals,
       Landed landed) {
+    this(store, transport, limits, clock, stopping, waitSlice, commits, refusals, landed, n -> {});
+  }
+
+  AcknowledgementPipeline(
+      String store,
+      Transport transport,
+      BatchLimits limits,
+      Clock clock,
+      BooleanSupplier stopping,
+      Duration waitSlice,
+      Commits commits,
+      Refusals refusals,
+      Landed landed,
+      RowFramesLanded rowFramesLanded) {
+    this.rowFramesLanded = rowFramesLanded;
     this.store = store;
     this.transport = transport;
     this.limits = limits;
@@ -173,19 +196,24 @@ final class AcknowledgementPipeline {
             new InFlight(
                 transport.send(new Transport.UnitBatch(store, List.of(), batchMark, batchEndsPart)),
                 batchMark,
-                Map.of()));
+                Map.of(),
+                0));
         addedSincePartEnded &= !batchEndsPart;
         batchMark = Optional.empty();
         batchEndsPart = false;
       }
     } else {
       Map<String, Integer> perTopic = new HashMap<>();
+      int rowFrames = 0;
       for (OutboundRecord record : batch) {
         perTopic.merge(record.topic(), 1, Integer::sum);
+        if (isRowFrame(record)) {
+          rowFrames++;
+        }
       }
       CompletableFuture<SendResult> sent =
           transport.send(new Transport.UnitBatch(store, batch, batchMark, batchEndsPart));
-      inFlight.add(new InFlight(sent, batchMark, perTopic));
+      inFlight.add(new InFlight(sent, batchMark, perTopic, rowFrames));
       addedSincePartEnded &= !batchEndsPart;
       batch = new ArrayList<>();
       batchBytes = 0;
@@ -233,10 +261,18 @@ final class AcknowledgementPipeline {
     SendResult result = await(oldest.acknowledged());
     inFlight.removeFirst();
     Map<String, Integer> perTopic = new HashMap<>(oldest.recordsPerTopic());
+    int rowFrames = oldest.rowFrames();
     for (SendResult.Refused refusal : result.refused()) {
       perTopic.merge(refusal.record().topic(), -1, Integer::sum);
+      if (isRowFrame(refusal.record())) {
+        // Replaced by an oversize stub, which is counted as one: not a row frame that landed.
+        rowFrames--;
+      }
     }
     perTopic.forEach(this::countLanded);
+    if (rowFrames > 0) {
+      rowFramesLanded.landed(rowFrames);
+    }
     if (!result.refused().isEmpty()) {
       sendReplacements(refusals.replacementsFor(result.refused()));
     }
@@ -265,6 +301,14 @@ final class AcknowledgementPipeline {
     Map<String, Integer> perTopic = new HashMap<>();
     replacements.forEach(record -> perTopic.merge(record.topic(), 1, Integer::sum));
     perTopic.forEach(this::countLanded);
+  }
+
+  /** A dump's row frame, by the kind header the enrichment stage puts first. */
+  private static boolean isRowFrame(OutboundRecord record) {
+    List<OutboundRecord.Header> headers = record.headers();
+    return !headers.isEmpty()
+        && headers.get(0).name().equals(EnrichmentStage.KIND_HEADER)
+        && headers.get(0).value().equals("row");
   }
 
   private void countLanded(String topic, int count) {

@@ -86,7 +86,8 @@ final class UnitTick implements RowSink {
             WAIT_SLICE,
             this::commit,
             deadLetters,
-            (topic, count) -> context.metrics().landed(unit.store(), topic, count));
+            (topic, count) -> context.metrics().landed(unit.store(), topic, count),
+            count -> context.metrics().rowFrames(unit.store(), count));
   }
 
   @Override
@@ -130,8 +131,6 @@ final class UnitTick implements RowSink {
     if (frame.deadLetter().isPresent()) {
       sendDeadLetter(frame.deadLetter().get());
       context.metrics().oversizeStub(unit.store());
-    } else {
-      rowCounters.rowFrame();
     }
     pipeline.add(enrichment.frame(frame.frame(), row.fetchedAtMillis()));
   }

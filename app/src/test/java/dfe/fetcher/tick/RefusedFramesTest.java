@@ -102,6 +102,10 @@ class RefusedFramesTest {
             });
     assertThat(landing.cursors.load(KEY)).contains(ScriptedSource.mark(1));
     assertThat(landing.metrics.counterValue(MetricNames.DLQ, STORE, "refused")).isEqualTo(1);
+    // Rows and stubs add up to row_count: the refused row is counted once, as its stub.
+    assertThat(landing.metrics.counterValue(MetricNames.SNAPSHOT_ROWS, STORE)).isEqualTo(2);
+    assertThat(landing.metrics.counterValue(MetricNames.SNAPSHOT_ROWS_OVERSIZE, STORE))
+        .isEqualTo(1);
   }
 
   @Test
