@@ -35,6 +35,7 @@ final class NdjsonRecords implements RecordReader {
                   .build())
           .build();
 
+  private final JsonValueScanner scanner = new JsonValueScanner();
   private final InputStream in;
   private final RecordBytes record;
   private final byte[] buffer = new byte[FileContent.BUFFER_BYTES];
@@ -165,6 +166,11 @@ final class NdjsonRecords implements RecordReader {
   }
 
   private void requireOneJsonValue(byte[] bytes, int length) throws InvalidRecordException {
+    // The fast path: a line the scanner accepts the parser accepts too; any other goes to the
+    // parser, which accepts it or says what is wrong and where.
+    if (scanner.isOneValue(bytes, length)) {
+      return;
+    }
     long secondValueColumn;
     JsonParser parser = null;
     try {
