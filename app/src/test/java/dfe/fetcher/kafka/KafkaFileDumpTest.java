@@ -94,9 +94,10 @@ class KafkaFileDumpTest {
     return new KafkaTransport(
         kafka.bootstrapServers(),
         Map.of(
-            "delivery.timeout.ms", "4000",
-            "request.timeout.ms", "1500",
-            "max.block.ms", "3000",
+            // Short enough for the broker-stopped test, long enough for a loaded CI machine.
+            "delivery.timeout.ms", "12000",
+            "request.timeout.ms", "5000",
+            "max.block.ms", "6000",
             "reconnect.backoff.max.ms", "500"),
         OversizePolicy.DEFAULT.maxRecordBytes(),
         KafkaTransport.TopicCreation.OFF);

@@ -52,9 +52,9 @@ class KafkaServiceTest {
             bootstrap_servers: "%s"
             create_topics: %s
             properties:
-              max.block.ms: 2000
-              delivery.timeout.ms: 4000
-              request.timeout.ms: 1500
+              max.block.ms: 5000
+              delivery.timeout.ms: 12000
+              request.timeout.ms: 5000
         dlq: {topic: svc_dlq}
         cursor: {directory: state}
         metrics: {address: "127.0.0.1:0"}

@@ -46,7 +46,10 @@ class KafkaTransportTest {
   private static KafkaTransport transport(KafkaTransport.TopicCreation creation) {
     return new KafkaTransport(
         kafka.bootstrapServers(),
-        Map.of("delivery.timeout.ms", "5000", "request.timeout.ms", "2000", "max.block.ms", "3000"),
+        // Room for a loaded CI machine (a 5 s delivery timeout expired there once); a topic that
+        // does not exist still fails on max.block.ms, well within the test's 30 s.
+        Map.of(
+            "delivery.timeout.ms", "20000", "request.timeout.ms", "10000", "max.block.ms", "10000"),
         1_000_000,
         creation);
   }
