@@ -113,12 +113,13 @@ final class RunCommand implements Callable<Integer> {
                 + failed
                 + " failed"
                 + (stopped == 0 ? "" : ", " + stopped + " stopped"));
-    if (stopped > 0) {
-      // A batch job cut short is not a success: the shell's status for the signal that cut it.
-      int signal = stoppedBy.get() == 0 ? 15 : stoppedBy.get();
-      return 128 + signal;
+    if (stoppedBy.get() != 0 && (stopped > 0 || failed > 0)) {
+      // A batch job cut short is not a success: the shell's status for the signal that cut it,
+      // ahead of any unit's own failure (a unit left running past the grace counts as cut).
+      return 128 + stoppedBy.get();
     }
-    return failed == 0 ? 0 : UNIT_FAILED;
+    // A unit stopped without a signal (an interrupt from elsewhere) did not finish either.
+    return failed == 0 && stopped == 0 ? 0 : UNIT_FAILED;
   }
 
   private int serve(FetcherService service, FetcherConfig loaded)

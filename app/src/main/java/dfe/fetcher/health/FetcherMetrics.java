@@ -46,7 +46,7 @@ public final class FetcherMetrics implements SourceMetrics {
     snapshotRows =
         Counter.builder()
             .name(MetricNames.SNAPSHOT_ROWS)
-            .help("Row frames emitted")
+            .help("Row frames landed (acknowledged); a refused row counts as its oversize stub")
             .labelNames("store")
             .register(registry);
     snapshotStubs =
@@ -181,9 +181,9 @@ public final class FetcherMetrics implements SourceMetrics {
   }
 
   /**
-   * The counters a tick moves once per row of unit {@code store} ({@code
-   * dfe_fetcher_snapshot_rows_total} and {@code dfe_fetcher_records_filtered_total}), their labels
-   * looked up once here instead of on every row.
+   * The counter a tick moves once per row of unit {@code store} ({@code
+   * dfe_fetcher_records_filtered_total}), its labels looked up once here instead of on every row.
+   * Row frames are counted as their batches are acknowledged ({@link #rowFrames}).
    */
   public RowCounters rowCounters(String store) {
     return new RowCounters(filtered.labelValues(store));

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -132,6 +133,11 @@ public final class Scheduler implements AutoCloseable {
       } else {
         outcomes.putAll(outcome);
       }
+      // A unit a stop kept from starting (after another unit of its connection, or a connection
+      // the stop took off the queue) has an outcome too: it did not run.
+      for (BoundUnit unit : jobs.get(i).units()) {
+        outcomes.putIfAbsent(unit.store(), new TickOutcome.Stopped());
+      }
     }
     return outcomes;
   }
@@ -148,6 +154,9 @@ public final class Scheduler implements AutoCloseable {
         return run.get(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
         // Check for a stop and wait another slice.
+      } catch (CancellationException e) {
+        // Still queued when the stop shut the pool down: it never ran.
+        return Map.of();
       } catch (ExecutionException e) {
         throw unexpected(e);
       }
@@ -165,6 +174,8 @@ public final class Scheduler implements AutoCloseable {
       throws InterruptedException {
     try {
       return run.get();
+    } catch (CancellationException e) {
+      return Map.of();
     } catch (ExecutionException e) {
       throw unexpected(e);
     }

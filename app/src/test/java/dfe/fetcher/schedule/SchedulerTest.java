@@ -139,6 +139,39 @@ class SchedulerTest {
   }
 
   @Test
+  void unitsAStopKeptFromStartingAreReportedStoppedNotLeftOut() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<Scheduler> running =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    BoundUnit stopsTheRun =
+        unit(
+            "c0",
+            "stops",
+            (checkpoint, sink, cancellation) -> {
+              running.get().requestStop();
+              sink.beginPart(OptionalLong.empty());
+              sink.endPart(Optional.of(new FileMark(Instant.now(), "c0/stops")));
+            });
+    // One fetch at a time: c1 is still queued when c0's unit stops the run.
+    ConnectionJob first =
+        new ConnectionJob("c0", Duration.ofHours(1), List.of(stopsTheRun, fine("c0")));
+    ConnectionJob queued = new ConnectionJob("c1", Duration.ofHours(1), List.of(fine("c1")));
+
+    Map<String, TickOutcome> outcomes;
+    try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
+      running.set(scheduler);
+      outcomes = scheduler.runOnce(List.of(first, queued));
+    }
+
+    assertThat(outcomes).containsOnlyKeys("c0.stops", "c0.fine", "c1.fine");
+    assertThat(outcomes.get("c0.fine"))
+        .as("after the stop, in its connection")
+        .isEqualTo(new TickOutcome.Stopped());
+    assertThat(outcomes.get("c1.fine"))
+        .as("queued when the stop came")
+        .isEqualTo(new TickOutcome.Stopped());
+  }
+
+  @Test
   void aConnectionWhoseUnitCrashedIsStillScheduled() throws Exception {
     Crashing crashing = new Crashing();
     ConnectionJob job =

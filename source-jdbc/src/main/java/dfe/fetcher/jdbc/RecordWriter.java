@@ -226,7 +226,12 @@ final class RecordWriter {
     try (elements) {
       // The element column is the same for every array whose elements have one type (an element
       // of a two-dimensional value is an array type of its own): worked out once per type.
-      String baseType = elements.getMetaData().getColumnTypeName(2);
+      String baseType;
+      try {
+        baseType = elements.getMetaData().getColumnTypeName(2);
+      } catch (SQLException e) {
+        baseType = null; // no name to cache by: worked out for this value alone
+      }
       Columns.Column element = baseType == null ? null : arrayElements.get(baseType);
       if (element == null) {
         try {

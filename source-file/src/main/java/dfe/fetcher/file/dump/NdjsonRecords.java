@@ -182,12 +182,20 @@ final class NdjsonRecords implements RecordReader {
     } catch (StreamConstraintsException e) {
       // The constraint's exception carries no location; the parser stands just past the opening
       // that went one level too deep.
+      String message = String.valueOf(e.getMessage());
+      String limit =
+          message.contains("nesting depth")
+              ? "nests deeper than " + FrameCodec.MAX_RECORD_DEPTH + " levels"
+              : message.contains("Number value length")
+                  ? "holds a number longer than the parser takes"
+                  : message.contains("Name length")
+                      ? "holds a member name longer than the parser takes"
+                      : "passes a limit of the parser";
+      // Jackson's constraint messages name limits, never content.
       throw new InvalidRecordException(
           lines,
           column(parser == null ? 0 : parser.currentLocation().getColumnNr() - 1),
-          "the record nests deeper than "
-              + FrameCodec.MAX_RECORD_DEPTH
-              + " levels, so its frame could not be read",
+          "the record " + limit + ", so its frame could not be read",
           null);
     } catch (JsonProcessingException e) {
       // Not chained: Jackson's message quotes the record.

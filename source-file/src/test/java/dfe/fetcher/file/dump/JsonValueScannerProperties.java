@@ -273,6 +273,13 @@ class JsonValueScannerProperties {
 
     assertThat(scannerAccepts(deepest)).isTrue();
     assertThat(parserAccepts(deepest)).isTrue();
+    byte[] deepestObject =
+        ("{\"a\":".repeat(limit) + "1" + "}".repeat(limit)).getBytes(StandardCharsets.UTF_8);
+    assertThat(scannerAccepts(deepestObject)).isTrue();
+    assertThat(parserAccepts(deepestObject)).isTrue();
+    byte[] longestName = ("{\"" + "n".repeat(50_000) + "\":1}").getBytes(StandardCharsets.UTF_8);
+    assertThat(scannerAccepts(longestName)).isTrue();
+    assertThat(parserAccepts(longestName)).isTrue();
     assertThat(scannerAccepts(deeper)).isFalse();
     assertThat(parserAccepts(deeper)).isFalse();
   }
@@ -282,6 +289,15 @@ class JsonValueScannerProperties {
     byte[] longNumber = "1".repeat(1001).getBytes(StandardCharsets.UTF_8);
 
     assertThat(scannerAccepts(longNumber)).isFalse();
-    assertThat(scannerAccepts("1".repeat(1000).getBytes(StandardCharsets.UTF_8))).isTrue();
+    for (String accepted :
+        List.of(
+            "1".repeat(1000),
+            "-" + "1".repeat(999),
+            "1." + "2".repeat(997),
+            "1e" + "5".repeat(998))) {
+      byte[] bytes = accepted.getBytes(StandardCharsets.UTF_8);
+      assertThat(scannerAccepts(bytes)).as(accepted.length() + " characters").isTrue();
+      assertThat(parserAccepts(bytes)).as(accepted.length() + " characters").isTrue();
+    }
   }
 }

@@ -73,6 +73,18 @@ class ReadableFramesTest {
   }
 
   @Test
+  void anNdjsonRecordWithANumberLongerThanTheParserTakesIsRefusedNamingThatLimit() {
+    Path file = data.write("data/a.ndjson", "{\"n\":" + "1".repeat(1001) + "}\n", 1);
+
+    assertThatThrownBy(() -> data.readAll("data/*.ndjson"))
+        .isInstanceOf(SourceException.class)
+        .hasMessageStartingWith(file + ":1:")
+        .hasMessageEndingWith(
+            ": the record holds a number longer than the parser takes, so its frame could not be"
+                + " read");
+  }
+
+  @Test
   void aJsonArrayElementNestedOneLevelDeeperThanTheLimitIsRefusedAtItsPlace() {
     Path file = data.write("data/a.json", "[{},\n" + nested(LIMIT + 1) + "]", 1);
 
