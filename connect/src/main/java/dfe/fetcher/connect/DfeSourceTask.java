@@ -56,6 +56,7 @@ public final class DfeSourceTask extends SourceTask {
   private UnitRunner runner;
   private TaskLoop loop;
   private volatile Thread thread;
+  private Optional<TaskMetricsBean> metricsBean = Optional.empty();
   private Duration stopGrace = Duration.ofSeconds(30);
 
   @Override
@@ -74,6 +75,8 @@ public final class DfeSourceTask extends SourceTask {
     Set<String> assigned = new HashSet<>(ConnectorSettings.taskUnits(properties));
     Clock clock = Clock.systemUTC();
     FetcherMetrics metrics = new FetcherMetrics();
+    metricsBean =
+        TaskMetricsBean.register(metrics.registry(), properties.getOrDefault("name", "unnamed"));
     SourceRuntime runtime = new SourceRuntime(clock, config.oversize(), metrics);
     transport = new ConnectTransport(Optional.ofNullable(context.transactionContext()), clock);
 
@@ -101,6 +104,7 @@ public final class DfeSourceTask extends SourceTask {
     units.forEach(unit -> missing.remove(unit.store()));
     if (!missing.isEmpty()) {
       connections.forEach(ConnectionUnits::close);
+      metricsBean.ifPresent(TaskMetricsBean::unregister);
       throw new ConnectException(
           "this task was given units its configuration has no enabled unit for: "
               + missing.stream().sorted().toList()
@@ -190,6 +194,7 @@ public final class DfeSourceTask extends SourceTask {
     if (transport != null) {
       transport.close();
     }
+    metricsBean.ifPresent(TaskMetricsBean::unregister);
     LOG.info("event=task_stopping");
     Thread ticking = thread;
     if (ticking != null && ticking.isAlive()) {

@@ -195,6 +195,28 @@ class ConnectRuntimeTest {
       assertThat(verifyFromTopic(topic)).as("snapshots verify of " + topic).isZero();
     }
 
+    // The fetcher's own metrics, per task, over JMX beside Connect's.
+    javax.management.MBeanServer jmx =
+        java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    java.util.Set<javax.management.ObjectName> beans =
+        jmx.queryNames(
+            new javax.management.ObjectName(
+                "dfe.fetcher:type=connect-task,connector=\"everything\",*"),
+            null);
+    assertThat(beans).hasSize(2);
+    double completeFileSnapshots = 0;
+    for (javax.management.ObjectName bean : beans) {
+      try {
+        completeFileSnapshots +=
+            (Double)
+                jmx.getAttribute(
+                    bean, "dfe_fetcher_snapshots_total{status=\"complete\",store=\"inv.hosts\"}");
+      } catch (javax.management.AttributeNotFoundException notThisTask) {
+        // The other task runs other units.
+      }
+    }
+    assertThat(completeFileSnapshots).isEqualTo(2);
+
     // Marks reach Connect's offsets: the files landed, the last key read.
     await()
         .atMost(Duration.ofSeconds(30))
