@@ -6,14 +6,11 @@ import dfe.fetcher.config.KafkaOutput;
 import dfe.fetcher.config.Secret;
 import dfe.fetcher.config.SecretUnavailableException;
 import dfe.fetcher.cursor.FileCursorStore;
-import dfe.fetcher.dlq.DeadLetterQueue;
-import dfe.fetcher.envelope.UuidV7Generator;
 import dfe.fetcher.health.FetcherMetrics;
 import dfe.fetcher.health.HealthServer;
 import dfe.fetcher.schedule.ConnectionJob;
 import dfe.fetcher.schedule.Scheduler;
 import dfe.fetcher.source.SourceRuntime;
-import dfe.fetcher.tick.BatchLimits;
 import dfe.fetcher.tick.RowFilterStage;
 import dfe.fetcher.tick.TickContext;
 import dfe.fetcher.tick.TickOutcome;
@@ -65,18 +62,12 @@ public final class FetcherService implements AutoCloseable {
     this.metrics = new FetcherMetrics();
     this.runtime = new SourceRuntime(clock, config.oversize(), metrics);
     TickContext context =
-        new TickContext(
+        TickContext.of(
+            config,
             transport,
-            config.dlq().enabled()
-                ? Optional.of(new DeadLetterQueue(config.dlq().topic(), clock))
-                : Optional.empty(),
-            config.oversize(),
-            new BatchLimits(
-                config.batch().maxRows(), config.batch().maxBytes(), config.batch().lingerMillis()),
             new FileCursorStore(config.cursor().directory(), clock),
             metrics,
             clock,
-            new UuidV7Generator(),
             stopping::get);
     this.scheduler =
         new Scheduler(

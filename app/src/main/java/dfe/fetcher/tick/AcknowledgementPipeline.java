@@ -91,6 +91,7 @@ final class AcknowledgementPipeline {
 
   private List<OutboundRecord> batch = new ArrayList<>();
   private long batchBytes;
+  private int batchRowFrames;
   private long batchStartedAt;
   private Optional<Mark> batchMark = Optional.empty();
   private boolean batchEndsPart;
@@ -132,6 +133,12 @@ final class AcknowledgementPipeline {
     this.commits = commits;
     this.refusals = refusals;
     this.landed = landed;
+  }
+
+  /** {@link #add} for a dump's row frame, counted as landed once it is acknowledged. */
+  void addRowFrame(OutboundRecord record) throws InterruptedException {
+    batchRowFrames++;
+    add(record);
   }
 
   /** Adds a message to the current batch, handing the batch over when a limit is reached. */
@@ -204,19 +211,16 @@ final class AcknowledgementPipeline {
       }
     } else {
       Map<String, Integer> perTopic = new HashMap<>();
-      int rowFrames = 0;
       for (OutboundRecord record : batch) {
         perTopic.merge(record.topic(), 1, Integer::sum);
-        if (isRowFrame(record)) {
-          rowFrames++;
-        }
       }
       CompletableFuture<SendResult> sent =
           transport.send(new Transport.UnitBatch(store, batch, batchMark, batchEndsPart));
-      inFlight.add(new InFlight(sent, batchMark, perTopic, rowFrames));
+      inFlight.add(new InFlight(sent, batchMark, perTopic, batchRowFrames));
       addedSincePartEnded &= !batchEndsPart;
       batch = new ArrayList<>();
       batchBytes = 0;
+      batchRowFrames = 0;
       batchMark = Optional.empty();
       batchEndsPart = false;
       while (inFlight.size() > MAX_BATCHES_IN_FLIGHT) {
@@ -243,6 +247,7 @@ final class AcknowledgementPipeline {
   void abort() {
     batch = new ArrayList<>();
     batchBytes = 0;
+    batchRowFrames = 0;
     batchMark = Optional.empty();
     batchEndsPart = false;
     addedSincePartEnded = false;
@@ -303,7 +308,10 @@ final class AcknowledgementPipeline {
     perTopic.forEach(this::countLanded);
   }
 
-  /** A dump's row frame, by the kind header the enrichment stage puts first. */
+  /**
+   * A refused record that was a dump's row frame, by the kind header the enrichment stage puts
+   * first.
+   */
   private static boolean isRowFrame(OutboundRecord record) {
     List<OutboundRecord.Header> headers = record.headers();
     return !headers.isEmpty()

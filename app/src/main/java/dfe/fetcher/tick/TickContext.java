@@ -24,4 +24,31 @@ public record TickContext(
     FetcherMetrics metrics,
     Clock clock,
     SnapshotIdGenerator ids,
-    BooleanSupplier stopping) {}
+    BooleanSupplier stopping) {
+
+  /**
+   * The context a runtime's ticks share under {@code config}: its DLQ (when enabled), oversize
+   * policy and batch limits, with the runtime's own transport, cursor store and metrics.
+   */
+  public static TickContext of(
+      dfe.fetcher.config.FetcherConfig config,
+      Transport transport,
+      CursorStore cursors,
+      FetcherMetrics metrics,
+      Clock clock,
+      BooleanSupplier stopping) {
+    return new TickContext(
+        transport,
+        config.dlq().enabled()
+            ? Optional.of(new DeadLetterQueue(config.dlq().topic(), clock))
+            : Optional.empty(),
+        config.oversize(),
+        new BatchLimits(
+            config.batch().maxRows(), config.batch().maxBytes(), config.batch().lingerMillis()),
+        cursors,
+        metrics,
+        clock,
+        new dfe.fetcher.envelope.UuidV7Generator(),
+        stopping);
+  }
+}

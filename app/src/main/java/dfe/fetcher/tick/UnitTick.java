@@ -128,11 +128,15 @@ final class UnitTick implements RowSink {
       return;
     }
     EnvelopeStage.Enveloped frame = enveloped.get();
+    dfe.fetcher.transport.OutboundRecord message =
+        enrichment.frame(frame.frame(), row.fetchedAtMillis());
     if (frame.deadLetter().isPresent()) {
       sendDeadLetter(frame.deadLetter().get());
       context.metrics().oversizeStub(unit.store());
+      pipeline.add(message);
+    } else {
+      pipeline.addRowFrame(message);
     }
-    pipeline.add(enrichment.frame(frame.frame(), row.fetchedAtMillis()));
   }
 
   private void incrementalRow(Row row) throws InterruptedException {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.errors.ConnectException;
 
 /**
  * The connector's own properties, and the fetcher configuration they hold: {@value #CONFIG} (the
@@ -210,11 +211,23 @@ final class ConnectorSettings {
     }
   }
 
+  /**
+   * The configuration the properties hold, as a connector or task starts with it.
+   *
+   * @throws ConnectException with every problem, each naming its property and line
+   */
+  static FetcherConfig boundOrThrow(Map<String, String> properties) {
+    Bound bound = bind(properties, System.getenv());
+    if (bound.config().isEmpty()) {
+      throw new ConnectException(
+          bound.property() + " does not bind:\n" + String.join("\n", bound.problems()));
+    }
+    return bound.config().get();
+  }
+
   /** The stores a task runs, from its configuration. */
   static List<String> taskUnits(Map<String, String> properties) {
     String units = properties.getOrDefault(TASK_UNITS, "");
-    return units.isBlank()
-        ? List.of()
-        : new ArrayList<>(Arrays.asList(units.split(","))).stream().map(String::trim).toList();
+    return units.isBlank() ? List.of() : Arrays.stream(units.split(",")).map(String::trim).toList();
   }
 }

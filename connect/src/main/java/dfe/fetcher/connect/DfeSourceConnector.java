@@ -46,13 +46,9 @@ public final class DfeSourceConnector extends SourceConnector {
 
   @Override
   public void start(Map<String, String> properties) {
-    ConnectorSettings.Bound bound = ConnectorSettings.bind(properties, System.getenv());
-    if (bound.config().isEmpty()) {
-      throw new ConnectException(
-          bound.property() + " does not bind:\n" + String.join("\n", bound.problems()));
-    }
+    FetcherConfig config = ConnectorSettings.boundOrThrow(properties);
     this.properties = Map.copyOf(properties);
-    this.stores = storesOf(bound.config().get());
+    this.stores = storesOf(config);
     if (stores.isEmpty()) {
       LOG.warn("event=connector_without_units note=\"no enabled unit: no task will run\"");
     }

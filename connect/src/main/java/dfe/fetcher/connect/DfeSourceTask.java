@@ -2,12 +2,9 @@ package dfe.fetcher.connect;
 
 import dfe.fetcher.config.ConnectionConfig;
 import dfe.fetcher.config.FetcherConfig;
-import dfe.fetcher.dlq.DeadLetterQueue;
-import dfe.fetcher.envelope.UuidV7Generator;
 import dfe.fetcher.health.FetcherMetrics;
 import dfe.fetcher.service.ConnectionUnits;
 import dfe.fetcher.source.SourceRuntime;
-import dfe.fetcher.tick.BatchLimits;
 import dfe.fetcher.tick.BoundUnit;
 import dfe.fetcher.tick.RowFilterStage;
 import dfe.fetcher.tick.TickContext;
@@ -66,12 +63,7 @@ public final class DfeSourceTask extends SourceTask {
 
   @Override
   public void start(Map<String, String> properties) {
-    ConnectorSettings.Bound bound = ConnectorSettings.bind(properties, System.getenv());
-    if (bound.config().isEmpty()) {
-      throw new ConnectException(
-          bound.property() + " does not bind:\n" + String.join("\n", bound.problems()));
-    }
-    FetcherConfig config = bound.config().get();
+    FetcherConfig config = ConnectorSettings.boundOrThrow(properties);
     Set<String> assigned = new HashSet<>(ConnectorSettings.taskUnits(properties));
     Clock clock = Clock.systemUTC();
     FetcherMetrics metrics = new FetcherMetrics();
@@ -115,18 +107,12 @@ public final class DfeSourceTask extends SourceTask {
     }
     stopGrace = config.scheduler().stopGrace();
     TickContext tickContext =
-        new TickContext(
+        TickContext.of(
+            config,
             transport,
-            config.dlq().enabled()
-                ? Optional.of(new DeadLetterQueue(config.dlq().topic(), clock))
-                : Optional.empty(),
-            config.oversize(),
-            new BatchLimits(
-                config.batch().maxRows(), config.batch().maxBytes(), config.batch().lingerMillis()),
             new ConnectCursorStore(context.offsetStorageReader(), storeOfKey, transport, clock),
             metrics,
             clock,
-            new UuidV7Generator(),
             stopping::get);
     runner =
         new UnitRunner(

@@ -184,6 +184,36 @@ public final class Section {
     return fallback;
   }
 
+  /**
+   * The items of the required list {@code key} as sections ({@code key[i]}) with {@code
+   * allowedKeys}: a family's units, stores or endpoints. An absent list is reported as required, an
+   * empty one as needing at least one {@code item}; either way the answer is empty.
+   */
+  public List<Section> requiredSections(String key, String item, List<String> allowedKeys) {
+    if (!require(key)) {
+      return List.of();
+    }
+    Optional<List<YamlNode>> items = list(key);
+    if (items.isEmpty()) {
+      return List.of();
+    }
+    if (items.get().isEmpty()) {
+      report(key, "needs at least one " + item);
+    }
+    List<Section> sections = new java.util.ArrayList<>();
+    for (int i = 0; i < items.get().size(); i++) {
+      YamlNode node = items.get().get(i);
+      sections.add(
+          Section.of(
+              Optional.of(node),
+              node.origin(),
+              pathOf(key) + "[" + i + "]",
+              allowedKeys,
+              problems));
+    }
+    return sections;
+  }
+
   /** The items of a list; empty when absent or reported. */
   public Optional<List<YamlNode>> list(String key) {
     Optional<YamlNode> node = node(key);

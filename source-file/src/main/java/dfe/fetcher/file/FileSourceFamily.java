@@ -61,24 +61,10 @@ public final class FileSourceFamily implements SourceFamily {
   public SourceConnection bind(String id, Section connection, BindContext context) {
     List<FileUnit> units = new ArrayList<>();
     UnitNames unitNames = new UnitNames("connection");
-    if (connection.require("units")) {
-      List<YamlNode> items = connection.list("units").orElse(null);
-      if (items != null && items.isEmpty()) {
-        connection.report("units", "needs at least one unit");
-      }
-      for (int i = 0; items != null && i < items.size(); i++) {
-        String unitPath = connection.pathOf("units") + "[" + i + "]";
-        Section unit =
-            Section.of(
-                Optional.of(items.get(i)),
-                items.get(i).origin(),
-                unitPath,
-                UNIT_KEYS,
-                context.problems());
-        FileUnit bound = unit(unit, context.baseDirectory());
-        unitNames.check(unit, "unit", bound.unit());
-        units.add(bound);
-      }
+    for (Section unit : connection.requiredSections("units", "unit", UNIT_KEYS)) {
+      FileUnit bound = unit(unit, context.baseDirectory());
+      unitNames.check(unit, "unit", bound.unit());
+      units.add(bound);
     }
     return new FileConnection(units);
   }

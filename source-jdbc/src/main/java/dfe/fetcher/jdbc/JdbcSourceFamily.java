@@ -126,7 +126,7 @@ public final class JdbcSourceFamily implements SourceFamily {
     Section pool = connection.section("pool", POOL_KEYS);
     int poolSize = pool.smallInteger("max_size", 2, 1, 100);
     int connectionTimeout = pool.smallInteger("connection_timeout_secs", 10, 1, 3_600);
-    List<DbStore> stores = stores(connection, context);
+    List<DbStore> stores = stores(connection);
     return new DbConnection(
         id,
         url,
@@ -140,25 +140,10 @@ public final class JdbcSourceFamily implements SourceFamily {
         stores);
   }
 
-  private static List<DbStore> stores(Section connection, BindContext context) {
+  private static List<DbStore> stores(Section connection) {
     List<DbStore> stores = new ArrayList<>();
     UnitNames names = new UnitNames("connection");
-    if (!connection.require("stores")) {
-      return stores;
-    }
-    List<YamlNode> items = connection.list("stores").orElse(List.of());
-    if (items.isEmpty() && connection.node("stores").isPresent()) {
-      connection.report("stores", "needs at least one store");
-    }
-    for (int i = 0; i < items.size(); i++) {
-      String path = connection.pathOf("stores") + "[" + i + "]";
-      Section store =
-          Section.of(
-              Optional.of(items.get(i)),
-              items.get(i).origin(),
-              path,
-              STORE_KEYS,
-              context.problems());
+    for (Section store : connection.requiredSections("stores", "store", STORE_KEYS)) {
       DbStore bound = store(store);
       names.check(store, "unit", bound.unit());
       stores.add(bound);

@@ -383,23 +383,8 @@ final class ProfileBinder {
 
   private List<Endpoint> endpoints() {
     List<Endpoint> endpoints = new ArrayList<>();
-    if (!profile.require("endpoints")) {
-      return endpoints;
-    }
-    List<YamlNode> items = profile.list("endpoints").orElse(List.of());
-    if (items.isEmpty() && profile.node("endpoints").isPresent()) {
-      profile.report("endpoints", "needs at least one endpoint");
-    }
     UnitNames names = new UnitNames("profile");
-    for (int i = 0; i < items.size(); i++) {
-      String path = profile.pathOf("endpoints") + "[" + i + "]";
-      Section endpoint =
-          Section.of(
-              Optional.of(items.get(i)),
-              items.get(i).origin(),
-              path,
-              ENDPOINT_KEYS,
-              context.problems());
+    for (Section endpoint : profile.requiredSections("endpoints", "endpoint", ENDPOINT_KEYS)) {
       Endpoint bound = endpoint(endpoint);
       names.check(endpoint, "unit", bound.unit());
       endpoints.add(bound);

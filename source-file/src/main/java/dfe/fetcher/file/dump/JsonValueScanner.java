@@ -61,34 +61,21 @@ final class JsonValueScanner {
       byte next = bytes[position];
       boolean complete = true;
       switch (next) {
-        case '{' -> {
+        case '{', '[' -> {
+          boolean object = next == '{';
           if (++depth > MAX_DEPTH) {
             return false;
           }
-          inObject[depth] = true;
+          inObject[depth] = object;
           position++;
           skipWhitespace();
-          if (position < end && bytes[position] == '}') {
+          if (position < end && bytes[position] == (object ? (byte) '}' : (byte) ']')) {
             position++;
             depth--;
-          } else if (name()) {
+          } else if (!object || name()) {
             complete = false;
           } else {
             return false;
-          }
-        }
-        case '[' -> {
-          if (++depth > MAX_DEPTH) {
-            return false;
-          }
-          inObject[depth] = false;
-          position++;
-          skipWhitespace();
-          if (position < end && bytes[position] == ']') {
-            position++;
-            depth--;
-          } else {
-            complete = false;
           }
         }
         case '"' -> {
