@@ -1,8 +1,8 @@
 package dfe.fetcher.benchmarks;
 
-import dfe.fetcher.enrich.Enrichment;
-import dfe.fetcher.enrich.EnrichmentFields;
-import dfe.fetcher.envelope.Frame;
+import dfe.fetcher.core.enrich.Enrichment;
+import dfe.fetcher.core.enrich.EnrichmentFields;
+import dfe.fetcher.core.envelope.Frame;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -19,9 +19,9 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Enriching one incremental record ({@link Enrichment#enrichRecord}: a validating pass over the
- * record for its top-level keys, then the splice), in nanoseconds per record; {@code -prof gc} for
- * the bytes allocated.
+ * Enriching one tail record ({@link Enrichment#enrichRecord}: a validating pass over the record for
+ * its top-level keys, then the splice), in nanoseconds per record; {@code -prof gc} for the bytes
+ * allocated.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

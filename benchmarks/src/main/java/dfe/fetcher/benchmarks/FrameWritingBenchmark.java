@@ -1,11 +1,11 @@
 package dfe.fetcher.benchmarks;
 
-import dfe.fetcher.enrich.EnrichedRowFrames;
-import dfe.fetcher.enrich.Enrichment;
-import dfe.fetcher.enrich.EnrichmentFields;
-import dfe.fetcher.envelope.Frame;
-import dfe.fetcher.envelope.FrameCodec;
-import dfe.fetcher.envelope.RowFrameEncoder;
+import dfe.fetcher.core.enrich.EnrichedRowFrames;
+import dfe.fetcher.core.enrich.Enrichment;
+import dfe.fetcher.core.enrich.EnrichmentFields;
+import dfe.fetcher.core.envelope.Frame;
+import dfe.fetcher.core.envelope.FrameCodec;
+import dfe.fetcher.core.envelope.RowFrameEncoder;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,8 +1,8 @@
 package dfe.fetcher.benchmarks;
 
-import dfe.fetcher.envelope.Frame;
-import dfe.fetcher.envelope.FrameHead;
-import dfe.fetcher.envelope.RawRecord;
+import dfe.fetcher.core.envelope.Frame;
+import dfe.fetcher.core.envelope.FrameHead;
+import dfe.fetcher.core.envelope.RawRecord;
 
 /** The rows the hot-path benchmarks work on: those of {@code scripts/bench.sh}, about 290 bytes. */
 final class HotPathRows {

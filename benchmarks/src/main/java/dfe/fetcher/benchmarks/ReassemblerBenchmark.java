@@ -1,10 +1,10 @@
 package dfe.fetcher.benchmarks;
 
-import dfe.fetcher.envelope.Frame;
-import dfe.fetcher.envelope.FrameCodec;
-import dfe.fetcher.envelope.InvalidFrameException;
-import dfe.fetcher.envelope.Reassembler;
-import dfe.fetcher.envelope.SnapshotStatus;
+import dfe.fetcher.core.envelope.Frame;
+import dfe.fetcher.core.envelope.FrameCodec;
+import dfe.fetcher.core.envelope.InvalidFrameException;
+import dfe.fetcher.core.envelope.Reassembler;
+import dfe.fetcher.core.envelope.SnapshotStatus;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,8 +1,8 @@
 package dfe.fetcher.benchmarks;
 
-import dfe.fetcher.envelope.InvalidFrameException;
-import dfe.fetcher.envelope.Reassembler;
-import dfe.fetcher.envelope.SnapshotStatus;
+import dfe.fetcher.core.envelope.InvalidFrameException;
+import dfe.fetcher.core.envelope.Reassembler;
+import dfe.fetcher.core.envelope.SnapshotStatus;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.Locale;

@@ -1,9 +1,9 @@
 package dfe.fetcher.benchmarks;
 
-import dfe.fetcher.envelope.Frame;
-import dfe.fetcher.envelope.FrameCodec;
-import dfe.fetcher.filter.FilterCompileException;
-import dfe.fetcher.filter.RowFilter;
+import dfe.fetcher.core.envelope.Frame;
+import dfe.fetcher.core.envelope.FrameCodec;
+import dfe.fetcher.core.filter.FilterCompileException;
+import dfe.fetcher.core.filter.RowFilter;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,9 +1,9 @@
 package dfe.fetcher.benchmarks;
 
-import dfe.fetcher.envelope.FrameCodec;
-import dfe.fetcher.envelope.RawRecord;
-import dfe.fetcher.envelope.SnapshotWriter;
-import dfe.fetcher.envelope.UuidV7Generator;
+import dfe.fetcher.core.envelope.FrameCodec;
+import dfe.fetcher.core.envelope.RawRecord;
+import dfe.fetcher.core.envelope.SnapshotWriter;
+import dfe.fetcher.core.envelope.UuidV7Generator;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,8 +1,8 @@
 package dfe.fetcher.connect;
 
-import dfe.fetcher.checkpoint.CursorStore;
-import dfe.fetcher.checkpoint.MarkCodec;
-import dfe.fetcher.row.Mark;
+import dfe.fetcher.core.checkpoint.CursorStore;
+import dfe.fetcher.core.checkpoint.MarkCodec;
+import dfe.fetcher.core.row.Mark;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;

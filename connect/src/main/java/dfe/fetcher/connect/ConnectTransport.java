@@ -1,11 +1,11 @@
 package dfe.fetcher.connect;
 
-import dfe.fetcher.checkpoint.MarkCodec;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.transport.OutboundRecord;
-import dfe.fetcher.transport.SendResult;
-import dfe.fetcher.transport.Transport;
-import dfe.fetcher.transport.TransportException;
+import dfe.fetcher.core.checkpoint.MarkCodec;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.runtime.transport.OutboundRecord;
+import dfe.fetcher.runtime.transport.SendResult;
+import dfe.fetcher.runtime.transport.Transport;
+import dfe.fetcher.runtime.transport.TransportException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;

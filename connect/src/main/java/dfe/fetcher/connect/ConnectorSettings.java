@@ -1,13 +1,13 @@
 package dfe.fetcher.connect;
 
-import dfe.fetcher.config.ConfigException;
-import dfe.fetcher.config.ConfigLoader;
-import dfe.fetcher.config.ConfigOrigin;
-import dfe.fetcher.config.ConfigProblem;
-import dfe.fetcher.config.FetcherConfig;
-import dfe.fetcher.config.Problems;
-import dfe.fetcher.config.YamlNode;
-import dfe.fetcher.service.ConnectionUnits;
+import dfe.fetcher.runtime.config.ConfigLoader;
+import dfe.fetcher.runtime.config.FetcherConfig;
+import dfe.fetcher.runtime.service.ConnectionUnits;
+import dfe.fetcher.source.config.ConfigException;
+import dfe.fetcher.source.config.ConfigOrigin;
+import dfe.fetcher.source.config.ConfigProblem;
+import dfe.fetcher.source.config.Problems;
+import dfe.fetcher.source.config.YamlNode;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

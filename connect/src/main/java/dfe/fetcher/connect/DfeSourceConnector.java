@@ -1,8 +1,8 @@
 package dfe.fetcher.connect;
 
-import dfe.fetcher.checkpoint.MarkCodec;
-import dfe.fetcher.config.ConnectionConfig;
-import dfe.fetcher.config.FetcherConfig;
+import dfe.fetcher.core.checkpoint.MarkCodec;
+import dfe.fetcher.runtime.config.ConnectionConfig;
+import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.source.SourceUnit;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,14 +1,14 @@
 package dfe.fetcher.connect;
 
-import dfe.fetcher.config.ConnectionConfig;
-import dfe.fetcher.config.FetcherConfig;
-import dfe.fetcher.health.FetcherMetrics;
-import dfe.fetcher.service.ConnectionUnits;
+import dfe.fetcher.runtime.config.ConnectionConfig;
+import dfe.fetcher.runtime.config.FetcherConfig;
+import dfe.fetcher.runtime.metrics.FetcherMetrics;
+import dfe.fetcher.runtime.service.ConnectionUnits;
+import dfe.fetcher.runtime.tick.BoundUnit;
+import dfe.fetcher.runtime.tick.RowFilterStage;
+import dfe.fetcher.runtime.tick.TickContext;
+import dfe.fetcher.runtime.tick.UnitRunner;
 import dfe.fetcher.source.SourceRuntime;
-import dfe.fetcher.tick.BoundUnit;
-import dfe.fetcher.tick.RowFilterStage;
-import dfe.fetcher.tick.TickContext;
-import dfe.fetcher.tick.UnitRunner;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

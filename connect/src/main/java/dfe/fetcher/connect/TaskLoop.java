@@ -1,7 +1,7 @@
 package dfe.fetcher.connect;
 
-import dfe.fetcher.tick.BoundUnit;
-import dfe.fetcher.tick.UnitRunner;
+import dfe.fetcher.runtime.tick.BoundUnit;
+import dfe.fetcher.runtime.tick.UnitRunner;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

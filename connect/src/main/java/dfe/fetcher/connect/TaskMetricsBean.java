@@ -10,6 +10,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.Attribute;
 import javax.management.AttributeList;
@@ -47,8 +48,7 @@ final class TaskMetricsBean implements DynamicMBean {
    * Registers the bean of a task of {@code connector}; empty when JMX refuses it (logged), since
    * metrics must not stop a task. The number tells tasks of one connector apart in one JVM.
    */
-  static java.util.Optional<TaskMetricsBean> register(
-      PrometheusRegistry registry, String connector) {
+  static Optional<TaskMetricsBean> register(PrometheusRegistry registry, String connector) {
     try {
       ObjectName name =
           new ObjectName(
@@ -58,10 +58,10 @@ final class TaskMetricsBean implements DynamicMBean {
                   + TASKS.incrementAndGet());
       TaskMetricsBean bean = new TaskMetricsBean(registry, name);
       ManagementFactory.getPlatformMBeanServer().registerMBean(bean, name);
-      return java.util.Optional.of(bean);
+      return Optional.of(bean);
     } catch (JMException | RuntimeException e) {
       LOG.warn("event=task_metrics_not_registered error=\"{}\"", e.getClass().getSimpleName());
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 

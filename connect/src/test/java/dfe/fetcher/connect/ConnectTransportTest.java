@@ -2,15 +2,16 @@ package dfe.fetcher.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dfe.fetcher.checkpoint.MarkCodec;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.WindowMark;
-import dfe.fetcher.transport.OutboundRecord;
-import dfe.fetcher.transport.SendResult;
-import dfe.fetcher.transport.Transport.UnitBatch;
-import dfe.fetcher.transport.TransportException;
+import dfe.fetcher.core.checkpoint.MarkCodec;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.WindowMark;
+import dfe.fetcher.runtime.transport.OutboundRecord;
+import dfe.fetcher.runtime.transport.SendResult;
+import dfe.fetcher.runtime.transport.Transport.UnitBatch;
+import dfe.fetcher.runtime.transport.TransportException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -140,7 +141,7 @@ class ConnectTransportTest {
 
     assertThat(waiting).isCompletedExceptionally();
     assertThat(transport.send(new UnitBatch(STORE, List.of(frame("2")), Optional.empty(), false)))
-        .failsWithin(java.time.Duration.ofSeconds(1))
+        .failsWithin(Duration.ofSeconds(1))
         .withThrowableOfType(ExecutionException.class)
         .withCauseInstanceOf(TransportException.class);
   }

@@ -2,12 +2,23 @@ package dfe.fetcher.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dfe.fetcher.core.checkpoint.MarkCodec;
+import dfe.fetcher.core.row.WindowMark;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
+import org.apache.kafka.connect.source.SourceTaskContext;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,18 +145,16 @@ class DfeSourceConnectorTest {
     Map<String, Object> store = Map.of("store", "db.moves");
     String mark =
         new String(
-            dfe.fetcher.checkpoint.MarkCodec.encode(
-                new dfe.fetcher.row.WindowMark(java.time.Instant.EPOCH), java.time.Instant.EPOCH),
-            java.nio.charset.StandardCharsets.UTF_8);
-    Map<Map<String, ?>, Map<String, ?>> reset = new java.util.HashMap<>();
+            MarkCodec.encode(new WindowMark(Instant.EPOCH), Instant.EPOCH), StandardCharsets.UTF_8);
+    Map<Map<String, ?>, Map<String, ?>> reset = new HashMap<>();
     reset.put(store, null);
 
     assertThat(connector.alterOffsets(Map.of(), reset)).isTrue();
     assertThat(connector.alterOffsets(Map.of(), Map.of(store, Map.of("mark", mark)))).isTrue();
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () -> connector.alterOffsets(Map.of(), Map.of(store, Map.of("mark", "{\"x\":1}"))))
         .hasMessageContaining("store db.moves is not a mark this build reads");
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () ->
                 connector.alterOffsets(Map.of(), Map.of(Map.of("file", "x"), Map.of("mark", mark))))
         .hasMessageContaining("{\"store\": \"<connection>.<unit>\"}");
@@ -166,8 +175,7 @@ class DfeSourceConnectorTest {
         .singleElement()
         .asString()
         .startsWith("transforms: not supported");
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> new DfeSourceConnector().start(tolerant))
+    Assertions.assertThatThrownBy(() -> new DfeSourceConnector().start(tolerant))
         .hasMessageContaining("errors.tolerance=all");
   }
 
@@ -197,9 +205,9 @@ class DfeSourceConnectorTest {
     assertThat(errorsOf(new DfeSourceConnector().validate(connector), ConnectorSettings.CONFIG))
         .isEmpty();
     assertThat(new DfeSourceConnector().exactlyOnceSupport(poll))
-        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED);
+        .isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
     assertThat(new DfeSourceConnector().exactlyOnceSupport(connector))
-        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.SUPPORTED);
+        .isEqualTo(ExactlyOnceSupport.SUPPORTED);
   }
 
   @Test
@@ -212,7 +220,7 @@ class DfeSourceConnectorTest {
                 .findFirst()
                 .orElseThrow()
                 .value())
-        .isInstanceOf(org.apache.kafka.common.config.types.Password.class)
+        .isInstanceOf(Password.class)
         .hasToString("[hidden]");
   }
 
@@ -230,24 +238,24 @@ class DfeSourceConnectorTest {
   void aTaskGivenAUnitItsConfigurationLacksFailsNamingIt() {
     DfeSourceTask task = new DfeSourceTask();
     task.initialize(
-        new org.apache.kafka.connect.source.SourceTaskContext() {
+        new SourceTaskContext() {
           @Override
           public Map<String, String> configs() {
             return Map.of();
           }
 
           @Override
-          public org.apache.kafka.connect.storage.OffsetStorageReader offsetStorageReader() {
+          public OffsetStorageReader offsetStorageReader() {
             return null;
           }
 
           @Override
-          public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
+          public PluginMetrics pluginMetrics() {
             return null;
           }
         });
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () ->
                 task.start(
                     Map.of(

@@ -1,8 +1,8 @@
 package dfe.fetcher.source;
 
-import dfe.fetcher.config.ConfigOrigin;
-import dfe.fetcher.config.Problems;
-import dfe.fetcher.config.Secret;
+import dfe.fetcher.source.config.ConfigOrigin;
+import dfe.fetcher.source.config.Problems;
+import dfe.fetcher.source.config.Secret;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;

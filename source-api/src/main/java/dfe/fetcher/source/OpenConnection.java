@@ -1,6 +1,6 @@
 package dfe.fetcher.source;
 
-import dfe.fetcher.row.RowSource;
+import dfe.fetcher.core.row.RowSource;
 
 /**
  * An opened connection: the sources of its units, and what they share until {@link #close}. Sources

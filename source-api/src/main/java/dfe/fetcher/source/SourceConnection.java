@@ -1,5 +1,6 @@
 package dfe.fetcher.source;
 
+import dfe.fetcher.core.row.SourceException;
 import java.util.List;
 
 /**
@@ -19,10 +20,10 @@ public interface SourceConnection {
    * caller closes it on shutdown and on a reload that changes or removes the connection, after
    * every tick reading from it has ended.
    *
-   * @throws dfe.fetcher.row.SourceException when it cannot be opened; the message names the
+   * @throws dfe.fetcher.core.row.SourceException when it cannot be opened; the message names the
    *     connection's setting at fault, never a secret
    */
-  OpenConnection open(SourceRuntime runtime) throws dfe.fetcher.row.SourceException;
+  OpenConnection open(SourceRuntime runtime) throws SourceException;
 
   /**
    * What {@code config-check} should point out although it is not wrong (a glob that matches no

@@ -1,6 +1,6 @@
 package dfe.fetcher.source;
 
-import dfe.fetcher.config.Section;
+import dfe.fetcher.source.config.Section;
 import java.util.List;
 
 /**

@@ -4,10 +4,10 @@ import java.util.Map;
 
 /**
  * Where a source reports what only it can see (pages fetched, requests by status, retries), beside
- * what the driver counts itself. Names come from {@code dfe.fetcher.metrics.MetricNames}; each name
- * is always reported with the same label names, {@code source} ({@code <connection>.<unit>}) first.
- * Implementations are thread-safe and never block; a source never puts a secret or a record's
- * content in a label.
+ * what the driver counts itself. Names come from {@code dfe.fetcher.core.metrics.MetricNames}; each
+ * name is always reported with the same label names, {@code source} ({@code <connection>.<unit>})
+ * first. Implementations are thread-safe and never block; a source never puts a secret or a
+ * record's content in a label.
  */
 public interface SourceMetrics {
 

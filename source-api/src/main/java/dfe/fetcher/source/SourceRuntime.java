@@ -1,6 +1,6 @@
 package dfe.fetcher.source;
 
-import dfe.fetcher.oversize.OversizePolicy;
+import dfe.fetcher.core.oversize.OversizePolicy;
 import java.time.Clock;
 import java.util.Objects;
 

@@ -1,8 +1,8 @@
 package dfe.fetcher.source;
 
-import dfe.fetcher.config.ConfigOrigin;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Shape;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.source.config.ConfigOrigin;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

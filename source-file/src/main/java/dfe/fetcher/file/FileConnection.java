@@ -1,10 +1,10 @@
 package dfe.fetcher.file;
 
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.RowKey;
+import dfe.fetcher.core.row.RowSource;
+import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.file.dump.FileDumpSource;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.RowKey;
-import dfe.fetcher.row.RowSource;
-import dfe.fetcher.row.Shape;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceRuntime;

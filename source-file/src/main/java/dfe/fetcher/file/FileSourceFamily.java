@@ -1,13 +1,13 @@
 package dfe.fetcher.file;
 
-import dfe.fetcher.config.Section;
-import dfe.fetcher.config.UnitNames;
-import dfe.fetcher.config.YamlNode;
 import dfe.fetcher.file.dump.Decoder;
 import dfe.fetcher.file.dump.FileDumpSpec;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceFamily;
+import dfe.fetcher.source.config.Section;
+import dfe.fetcher.source.config.UnitNames;
+import dfe.fetcher.source.config.YamlNode;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,14 +59,15 @@ public final class FileSourceFamily implements SourceFamily {
 
   @Override
   public SourceConnection bind(String id, Section connection, BindContext context) {
-    List<FileUnit> units = new ArrayList<>();
-    UnitNames unitNames = new UnitNames("connection");
-    for (Section unit : connection.requiredSections("units", "unit", UNIT_KEYS)) {
-      FileUnit bound = unit(unit, context.baseDirectory());
-      unitNames.check(unit, "unit", bound.unit());
-      units.add(bound);
-    }
-    return new FileConnection(units);
+    return new FileConnection(
+        UnitNames.bindEach(
+            connection,
+            "units",
+            "unit",
+            UNIT_KEYS,
+            "connection",
+            unit -> unit(unit, context.baseDirectory()),
+            FileUnit::unit));
   }
 
   private static FileUnit unit(Section unit, Path baseDirectory) {

@@ -1,7 +1,7 @@
 package dfe.fetcher.file;
 
-import dfe.fetcher.config.ConfigOrigin;
 import dfe.fetcher.file.dump.FileDumpSpec;
+import dfe.fetcher.source.config.ConfigOrigin;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -45,6 +45,6 @@ public record FileUnit(
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(unit, enabled, rowKey, dump);
+    return Objects.hash(unit, enabled, rowKey, dump);
   }
 }

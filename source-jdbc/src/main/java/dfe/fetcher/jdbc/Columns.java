@@ -1,7 +1,10 @@
 package dfe.fetcher.jdbc;
 
+import dfe.fetcher.core.row.SourceException;
+import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -65,14 +68,15 @@ final class Columns {
   /**
    * The columns of a store's query result.
    *
-   * @throws dfe.fetcher.row.SourceException naming {@code store} when two columns share a label
+   * @throws dfe.fetcher.core.row.SourceException naming {@code store} when two columns share a
+   *     label
    */
-  static Columns ofQuery(java.sql.ResultSet rows, Dialect dialect, String store)
-      throws SQLException, dfe.fetcher.row.SourceException {
+  static Columns ofQuery(ResultSet rows, Dialect dialect, String store)
+      throws SQLException, SourceException {
     try {
       return of(rows.getMetaData(), dialect);
     } catch (DuplicateLabelException e) {
-      throw new dfe.fetcher.row.SourceException(store + ": " + e.getMessage(), e);
+      throw new SourceException(store + ": " + e.getMessage(), e);
     }
   }
 
@@ -171,34 +175,26 @@ final class Columns {
 
   private static Kind byJdbcType(int type) {
     return switch (type) {
-      case java.sql.Types.BIT, java.sql.Types.BOOLEAN -> Kind.BOOLEAN;
-      case java.sql.Types.TINYINT,
-          java.sql.Types.SMALLINT,
-          java.sql.Types.INTEGER,
-          java.sql.Types.BIGINT ->
-          Kind.INTEGER;
-      case java.sql.Types.NUMERIC, java.sql.Types.DECIMAL -> Kind.DECIMAL;
-      case java.sql.Types.REAL -> Kind.FLOAT;
-      case java.sql.Types.FLOAT, java.sql.Types.DOUBLE -> Kind.DOUBLE;
-      case java.sql.Types.CHAR,
-          java.sql.Types.VARCHAR,
-          java.sql.Types.LONGVARCHAR,
-          java.sql.Types.NCHAR,
-          java.sql.Types.NVARCHAR,
-          java.sql.Types.LONGNVARCHAR,
-          java.sql.Types.CLOB,
-          java.sql.Types.NCLOB ->
+      case Types.BIT, Types.BOOLEAN -> Kind.BOOLEAN;
+      case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> Kind.INTEGER;
+      case Types.NUMERIC, Types.DECIMAL -> Kind.DECIMAL;
+      case Types.REAL -> Kind.FLOAT;
+      case Types.FLOAT, Types.DOUBLE -> Kind.DOUBLE;
+      case Types.CHAR,
+          Types.VARCHAR,
+          Types.LONGVARCHAR,
+          Types.NCHAR,
+          Types.NVARCHAR,
+          Types.LONGNVARCHAR,
+          Types.CLOB,
+          Types.NCLOB ->
           Kind.TEXT;
-      case java.sql.Types.DATE -> Kind.DATE;
-      case java.sql.Types.TIME, java.sql.Types.TIME_WITH_TIMEZONE -> Kind.TIME;
-      case java.sql.Types.TIMESTAMP -> Kind.TIMESTAMP;
-      case java.sql.Types.TIMESTAMP_WITH_TIMEZONE -> Kind.TIMESTAMP_WITH_ZONE;
-      case java.sql.Types.BINARY,
-          java.sql.Types.VARBINARY,
-          java.sql.Types.LONGVARBINARY,
-          java.sql.Types.BLOB ->
-          Kind.BINARY;
-      case java.sql.Types.ARRAY -> Kind.ARRAY;
+      case Types.DATE -> Kind.DATE;
+      case Types.TIME, Types.TIME_WITH_TIMEZONE -> Kind.TIME;
+      case Types.TIMESTAMP -> Kind.TIMESTAMP;
+      case Types.TIMESTAMP_WITH_TIMEZONE -> Kind.TIMESTAMP_WITH_ZONE;
+      case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> Kind.BINARY;
+      case Types.ARRAY -> Kind.ARRAY;
       default -> Kind.OTHER;
     };
   }

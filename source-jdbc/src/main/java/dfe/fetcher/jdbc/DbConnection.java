@@ -1,12 +1,12 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.config.Secret;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Shape;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.SourceUnit;
+import dfe.fetcher.source.config.Secret;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.config.ConfigOrigin;
-import dfe.fetcher.row.Shape;
+import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.source.config.ConfigOrigin;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,8 @@
 package dfe.fetcher.jdbc;
 
 import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -52,7 +54,7 @@ public enum Dialect {
   }
 
   static List<String> names() {
-    return java.util.Arrays.stream(values()).map(Dialect::configName).toList();
+    return Arrays.stream(values()).map(Dialect::configName).toList();
   }
 
   static Optional<Dialect> named(String name) {
@@ -121,7 +123,7 @@ public enum Dialect {
   String page(String query, List<String> key, boolean afterKey, boolean settled, int limit) {
     StringBuilder sql = new StringBuilder();
     sql.append("SELECT * FROM (").append(query).append(") dfe_q");
-    List<String> conditions = new java.util.ArrayList<>();
+    List<String> conditions = new ArrayList<>();
     if (afterKey) {
       conditions.add(afterKeyCondition(key));
     }
@@ -146,7 +148,7 @@ public enum Dialect {
    * {@code [0, 1]} for a row value, {@code [0, 0, 1]} for {@code k1 > ? OR (k1 = ? AND k2 > ?)}.
    */
   List<Integer> afterKeyParameters(int keyColumns) {
-    List<Integer> order = new java.util.ArrayList<>();
+    List<Integer> order = new ArrayList<>();
     if (rowValues || keyColumns == 1) {
       for (int i = 0; i < keyColumns; i++) {
         order.add(i);
@@ -172,7 +174,7 @@ public enum Dialect {
       return "(" + columns + ") > (" + marks + ")";
     }
     // k1 > ? OR (k1 = ? AND k2 > ?) OR (k1 = ? AND k2 = ? AND k3 > ?) ...
-    List<String> alternatives = new java.util.ArrayList<>();
+    List<String> alternatives = new ArrayList<>();
     for (int i = 0; i < key.size(); i++) {
       StringBuilder alternative = new StringBuilder();
       for (int j = 0; j < i; j++) {

@@ -1,15 +1,16 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowSink;
-import dfe.fetcher.row.RowSource;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowSink;
+import dfe.fetcher.core.row.RowSource;
+import dfe.fetcher.core.row.SourceException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -120,7 +121,7 @@ final class DumpStore implements RowSource {
     }
   }
 
-  static void cancel(java.sql.Statement statement) {
+  static void cancel(Statement statement) {
     try {
       statement.cancel();
     } catch (SQLException ignored) {

@@ -1,13 +1,13 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.config.Secret;
-import dfe.fetcher.config.Section;
-import dfe.fetcher.config.UnitNames;
-import dfe.fetcher.config.YamlNode;
-import dfe.fetcher.row.Shape;
+import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceFamily;
+import dfe.fetcher.source.config.Secret;
+import dfe.fetcher.source.config.Section;
+import dfe.fetcher.source.config.UnitNames;
+import dfe.fetcher.source.config.YamlNode;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -141,28 +141,20 @@ public final class JdbcSourceFamily implements SourceFamily {
   }
 
   private static List<DbStore> stores(Section connection) {
-    List<DbStore> stores = new ArrayList<>();
-    UnitNames names = new UnitNames("connection");
-    for (Section store : connection.requiredSections("stores", "store", STORE_KEYS)) {
-      DbStore bound = store(store);
-      names.check(store, "unit", bound.unit());
-      stores.add(bound);
-    }
-    return stores;
+    return UnitNames.bindEach(
+        connection,
+        "stores",
+        "store",
+        STORE_KEYS,
+        "connection",
+        JdbcSourceFamily::store,
+        DbStore::unit);
   }
 
   private static DbStore store(Section store) {
     String unit = store.requiredName("unit");
     boolean enabled = store.bool("enabled", true);
-    Shape shape = Shape.DUMP;
-    if (store.require("shape")) {
-      String name = store.string("shape").orElse("dump");
-      switch (name) {
-        case "dump" -> shape = Shape.DUMP;
-        case "tail" -> shape = Shape.TAIL;
-        default -> store.report("shape", "unknown shape '" + name + "'; one of dump, tail");
-      }
-    }
+    Shape shape = store.shape("shape");
     String query = store.requiredString("query").orElse("");
     if (store.node("query").isPresent() && query.isBlank()) {
       store.report("query", "must not be empty");

@@ -1,11 +1,13 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.row.KeysetMark;
+import dfe.fetcher.core.row.KeysetMark;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -52,11 +54,11 @@ final class KeyValues {
             yield local == null ? null : new KeysetMark.LocalTimestampValue(local);
           }
           case TIMESTAMP_WITH_ZONE -> {
-            java.time.Instant at = Timestamps.instant(rows, index, dialect);
+            Instant at = Timestamps.instant(rows, index, dialect);
             yield at == null ? null : new KeysetMark.TimestampValue(at);
           }
           case DATE -> {
-            java.time.LocalDate date = rows.getObject(index, java.time.LocalDate.class);
+            LocalDate date = rows.getObject(index, LocalDate.class);
             yield date == null ? null : new KeysetMark.LocalTimestampValue(date.atStartOfDay());
           }
           case BINARY -> {

@@ -1,12 +1,12 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.KeysetMark;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowSink;
-import dfe.fetcher.row.RowSource;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.KeysetMark;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowSink;
+import dfe.fetcher.core.row.RowSource;
+import dfe.fetcher.core.row.SourceException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -165,7 +166,7 @@ final class KeysetTail implements RowSource {
       cancellation.throwIfCancelled();
       columns = Columns.ofQuery(rows, database.settings().dialect(), name);
     }
-    List<String> labels = new java.util.ArrayList<>();
+    List<String> labels = new ArrayList<>();
     for (String wanted : store.key()) {
       Optional<String> label =
           columns.indexOf(wanted) > 0

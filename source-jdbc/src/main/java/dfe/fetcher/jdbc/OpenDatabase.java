@@ -2,12 +2,12 @@ package dfe.fetcher.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dfe.fetcher.config.Secret;
-import dfe.fetcher.row.RowSource;
-import dfe.fetcher.row.Shape;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.row.RowSource;
+import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceRuntime;
+import dfe.fetcher.source.config.Secret;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;

@@ -2,15 +2,18 @@ package dfe.fetcher.jdbc;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dfe.fetcher.envelope.RawRecord;
+import dfe.fetcher.core.envelope.RawRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Array;
+import java.sql.Date;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -19,6 +22,8 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoField;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,7 +55,7 @@ final class RecordWriter {
   private final Optional<ZoneId> zone;
   private final Dialect dialect;
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(512);
-  private final java.util.Map<String, Columns.Column> arrayElements = new java.util.HashMap<>();
+  private final Map<String, Columns.Column> arrayElements = new HashMap<>();
 
   RecordWriter(Columns columns, Optional<ZoneId> zone, Dialect dialect) {
     this.columns = columns;
@@ -219,7 +224,7 @@ final class RecordWriter {
     ResultSet elements;
     try {
       elements = array.getResultSet();
-    } catch (java.sql.SQLFeatureNotSupportedException e) {
+    } catch (SQLFeatureNotSupportedException e) {
       writeArray(json, (Object[]) array.getArray());
       return;
     }
@@ -280,11 +285,11 @@ final class RecordWriter {
         json.writeNumber(number.longValue());
       } else if (element instanceof byte[] bytes) {
         json.writeBinary(bytes);
-      } else if (element instanceof java.sql.Timestamp timestamp) {
+      } else if (element instanceof Timestamp timestamp) {
         // Drivers build array timestamps in the JVM's zone; undo that to get the wall value.
         LocalDateTime local = timestamp.toLocalDateTime();
         json.writeString(local.toLocalDate() + "T" + time(local.toLocalTime(), 0));
-      } else if (element instanceof java.sql.Date date) {
+      } else if (element instanceof Date date) {
         json.writeString(date.toLocalDate().toString());
       } else {
         json.writeString(element.toString());

@@ -1,7 +1,7 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.config.Secret;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.source.config.Secret;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,8 +3,8 @@ package dfe.fetcher.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.jdbc.TestDatabase.Engine;
-import dfe.fetcher.row.Cancellation;
 import dfe.fetcher.source.OpenConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

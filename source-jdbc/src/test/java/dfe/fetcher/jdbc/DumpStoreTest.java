@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.jdbc.RecordingSink.Begin;
 import dfe.fetcher.jdbc.RecordingSink.End;
 import dfe.fetcher.jdbc.TestDatabase.Engine;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.SourceException;
 import dfe.fetcher.source.OpenConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

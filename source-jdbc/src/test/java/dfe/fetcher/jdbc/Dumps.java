@@ -1,7 +1,7 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.OpenConnection;
 import java.util.List;
 import java.util.Optional;

@@ -2,10 +2,10 @@ package dfe.fetcher.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.KeysetMark;
+import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.jdbc.TestDatabase.Engine;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.KeysetMark;
-import dfe.fetcher.row.Mark;
 import dfe.fetcher.source.OpenConnection;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,9 +3,9 @@ package dfe.fetcher.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.jdbc.TestDatabase.Engine;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
 import dfe.fetcher.source.OpenConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

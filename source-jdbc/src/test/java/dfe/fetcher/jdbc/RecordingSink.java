@@ -1,9 +1,9 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.row.KeysetMark;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowSink;
+import dfe.fetcher.core.row.KeysetMark;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowSink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

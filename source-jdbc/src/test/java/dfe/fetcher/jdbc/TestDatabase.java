@@ -1,10 +1,10 @@
 package dfe.fetcher.jdbc;
 
-import dfe.fetcher.config.ConfigOrigin;
-import dfe.fetcher.oversize.OversizePolicy;
-import dfe.fetcher.row.Shape;
+import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceRuntime;
+import dfe.fetcher.source.config.ConfigOrigin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

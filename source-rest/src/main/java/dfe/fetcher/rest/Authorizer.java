@@ -2,9 +2,10 @@ package dfe.fetcher.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dfe.fetcher.config.SecretUnavailableException;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.source.config.Secret;
+import dfe.fetcher.source.config.SecretUnavailableException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -112,7 +113,7 @@ final class Authorizer {
             .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
-  private static String reveal(dfe.fetcher.config.Secret secret) {
+  private static String reveal(Secret secret) {
     return secret.reveal();
   }
 

@@ -2,7 +2,7 @@ package dfe.fetcher.rest;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dfe.fetcher.config.YamlNode;
+import dfe.fetcher.source.config.YamlNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dfe.fetcher.rest;
 
-import dfe.fetcher.config.Secret;
+import dfe.fetcher.source.config.Secret;
 import java.net.URI;
 import java.util.Objects;
 import java.util.Optional;

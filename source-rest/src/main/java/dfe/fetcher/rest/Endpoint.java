@@ -1,7 +1,7 @@
 package dfe.fetcher.rest;
 
-import dfe.fetcher.config.ConfigOrigin;
-import dfe.fetcher.row.Shape;
+import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.source.config.ConfigOrigin;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,7 +13,7 @@ import java.util.Optional;
  *
  * @param unit the unit's name
  * @param enabled false keeps it configured but never run
- * @param shape {@code dump} ({@link Shape#DUMP}) or {@code incremental} ({@link Shape#TAIL})
+ * @param shape {@code dump} ({@link Shape#DUMP}) or {@code tail} ({@link Shape#TAIL})
  * @param method GET, or POST with {@code body}
  * @param body the JSON body of a POST, its strings templates
  * @param path appended to {@code base_url}
@@ -28,7 +28,7 @@ import java.util.Optional;
  * @param timeoutSecs a request's bound until its response starts, and on any stall in its body
  * @param failWhen a CEL condition over {@code body} that makes a 2xx page an error
  * @param errorAt a JSON pointer to the error text of a non-2xx body
- * @param window an incremental endpoint's window
+ * @param window a tail endpoint's window
  * @param origin where the unit is named
  * @param path where the unit is named, as a config path
  */

@@ -1,12 +1,13 @@
 package dfe.fetcher.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dfe.fetcher.envelope.RawRecord;
-import dfe.fetcher.filter.FilterVerdict;
-import dfe.fetcher.filter.RowFilter;
-import dfe.fetcher.metrics.MetricNames;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.envelope.RawRecord;
+import dfe.fetcher.core.filter.FilterCompileException;
+import dfe.fetcher.core.filter.FilterVerdict;
+import dfe.fetcher.core.filter.RowFilter;
+import dfe.fetcher.core.metrics.MetricNames;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.SourceMetrics;
 import java.io.IOException;
 import java.net.URI;
@@ -67,7 +68,7 @@ final class Listing {
   private static RowFilter compile(String expression) {
     try {
       return RowFilter.compile(expression);
-    } catch (dfe.fetcher.filter.FilterCompileException e) {
+    } catch (FilterCompileException e) {
       throw new IllegalStateException("fail_when was checked at load: " + e.getMessage(), e);
     }
   }

@@ -1,7 +1,7 @@
 package dfe.fetcher.rest;
 
-import dfe.fetcher.row.RowSource;
-import dfe.fetcher.row.Shape;
+import dfe.fetcher.core.row.RowSource;
+import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceRuntime;
 import java.net.URI;

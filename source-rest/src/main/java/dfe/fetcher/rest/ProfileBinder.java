@@ -1,15 +1,15 @@
 package dfe.fetcher.rest;
 
 import com.fasterxml.jackson.core.JsonPointer;
-import dfe.fetcher.config.ConfigOrigin;
-import dfe.fetcher.config.Secret;
-import dfe.fetcher.config.Section;
-import dfe.fetcher.config.UnitNames;
-import dfe.fetcher.config.YamlNode;
-import dfe.fetcher.filter.FilterCompileException;
-import dfe.fetcher.filter.RowFilter;
-import dfe.fetcher.row.Shape;
+import dfe.fetcher.core.filter.FilterCompileException;
+import dfe.fetcher.core.filter.RowFilter;
+import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.source.BindContext;
+import dfe.fetcher.source.config.ConfigOrigin;
+import dfe.fetcher.source.config.Secret;
+import dfe.fetcher.source.config.Section;
+import dfe.fetcher.source.config.UnitNames;
+import dfe.fetcher.source.config.YamlNode;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -167,8 +167,7 @@ final class ProfileBinder {
       }
       ok = false;
       if (name.startsWith("window.")) {
-        reporter.report(
-            origin, at, "reads {{ " + name + " }}, which only an incremental endpoint has");
+        reporter.report(origin, at, "reads {{ " + name + " }}, which only a tail endpoint has");
       } else {
         reporter.report(
             origin,
@@ -382,14 +381,8 @@ final class ProfileBinder {
   }
 
   private List<Endpoint> endpoints() {
-    List<Endpoint> endpoints = new ArrayList<>();
-    UnitNames names = new UnitNames("profile");
-    for (Section endpoint : profile.requiredSections("endpoints", "endpoint", ENDPOINT_KEYS)) {
-      Endpoint bound = endpoint(endpoint);
-      names.check(endpoint, "unit", bound.unit());
-      endpoints.add(bound);
-    }
-    return endpoints;
+    return UnitNames.bindEach(
+        profile, "endpoints", "endpoint", ENDPOINT_KEYS, "profile", this::endpoint, Endpoint::unit);
   }
 
   private Endpoint endpoint(Section endpoint) {
@@ -404,18 +397,9 @@ final class ProfileBinder {
                 RestSourceFamily.UNIT_KEYS,
                 context.problems()));
     boolean enabled = override.bool("enabled", true);
-    Shape shape = Shape.DUMP;
-    if (endpoint.require("shape")) {
-      String name = endpoint.string("shape").orElse("dump");
-      switch (name) {
-        case "dump" -> shape = Shape.DUMP;
-        case "incremental" -> shape = Shape.TAIL;
-        default ->
-            endpoint.report("shape", "unknown shape '" + name + "'; one of dump, incremental");
-      }
-    }
-    boolean incremental = shape == Shape.TAIL;
-    Set<String> scope = scope(incremental);
+    Shape shape = endpoint.shape("shape");
+    boolean tail = shape == Shape.TAIL;
+    Set<String> scope = scope(tail);
     String method = endpoint.string("method", "GET");
     if (!method.equals("GET") && !method.equals("POST")) {
       endpoint.report("method", "unknown method '" + method + "'; one of GET, POST");
@@ -512,17 +496,17 @@ final class ProfileBinder {
     }
     Optional<String> errorAt = pointer(endpoint, "error_at");
     Optional<WindowSpec> window = Optional.empty();
-    if (incremental) {
+    if (tail) {
       if (endpoint.require("window")) {
         window = Optional.of(window(endpoint.section("window", WINDOW_KEYS), override));
       }
     } else {
       if (endpoint.node("window").isPresent()) {
-        endpoint.report("window", "applies to shape: incremental only");
+        endpoint.report("window", "applies to shape: tail only");
       }
       for (String key : List.of("lookback", "settle")) {
         if (override.node(key).isPresent()) {
-          override.report(key, "applies to incremental units only");
+          override.report(key, "applies to tail units only");
         }
       }
     }

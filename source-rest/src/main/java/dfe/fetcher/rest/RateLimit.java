@@ -1,6 +1,6 @@
 package dfe.fetcher.rest;
 
-import dfe.fetcher.row.Cancellation;
+import dfe.fetcher.core.row.Cancellation;
 import java.time.Duration;
 import java.util.OptionalDouble;
 

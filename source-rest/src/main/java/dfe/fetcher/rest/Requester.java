@@ -2,11 +2,11 @@ package dfe.fetcher.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dfe.fetcher.config.SecretUnavailableException;
-import dfe.fetcher.metrics.MetricNames;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.metrics.MetricNames;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.SourceMetrics;
+import dfe.fetcher.source.config.SecretUnavailableException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,11 +1,11 @@
 package dfe.fetcher.rest;
 
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowSink;
-import dfe.fetcher.row.RowSource;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowSink;
+import dfe.fetcher.core.row.RowSource;
+import dfe.fetcher.core.row.SourceException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;

@@ -1,12 +1,12 @@
 package dfe.fetcher.rest;
 
-import dfe.fetcher.config.ConfigException;
-import dfe.fetcher.config.Problems;
-import dfe.fetcher.config.Section;
-import dfe.fetcher.config.YamlNode;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceFamily;
+import dfe.fetcher.source.config.ConfigException;
+import dfe.fetcher.source.config.Problems;
+import dfe.fetcher.source.config.Section;
+import dfe.fetcher.source.config.YamlNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,22 +1,22 @@
 package dfe.fetcher.rest;
 
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowSink;
-import dfe.fetcher.row.RowSource;
-import dfe.fetcher.row.SourceException;
-import dfe.fetcher.row.WindowMark;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowSink;
+import dfe.fetcher.core.row.RowSource;
+import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.core.row.WindowMark;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A {@code shape: incremental} endpoint, read in time windows {@code [start, end)}: {@code start}
- * is the checkpoint (the end of the last window landed), or {@code lookback} before now for the
- * first; {@code end} is {@code now - settle}, frozen when the tick starts, at the format's
- * precision. With {@code step} a longer window is cut into several, each committed in turn.
+ * A {@code shape: tail} endpoint, read in time windows {@code [start, end)}: {@code start} is the
+ * checkpoint (the end of the last window landed), or {@code lookback} before now for the first;
+ * {@code end} is {@code now - settle}, frozen when the tick starts, at the format's precision. With
+ * {@code step} a longer window is cut into several, each committed in turn.
  *
  * <p>Rows carry no mark; each window ends with {@link RowSink#advance} to its end, which the driver
  * commits once every row before it is acknowledged, so an empty window advances too and a window

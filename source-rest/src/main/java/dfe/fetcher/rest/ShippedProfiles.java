@@ -1,9 +1,9 @@
 package dfe.fetcher.rest;
 
-import dfe.fetcher.config.ConfigException;
-import dfe.fetcher.config.Problems;
-import dfe.fetcher.config.YamlNode;
-import dfe.fetcher.config.YamlTreeReader;
+import dfe.fetcher.source.config.ConfigException;
+import dfe.fetcher.source.config.Problems;
+import dfe.fetcher.source.config.YamlNode;
+import dfe.fetcher.source.config.YamlTreeReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

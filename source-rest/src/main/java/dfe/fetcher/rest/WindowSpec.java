@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An incremental endpoint's {@code window}.
+ * a tail endpoint's {@code window}.
  *
  * @param format how the window's bounds are written into the request
  * @param lookback how far back the first window starts

@@ -3,7 +3,7 @@ package dfe.fetcher.rest;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dfe.fetcher.row.Cancellation;
+import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceMetrics;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,20 +137,20 @@ class AuthTest {
         .extracting(
             ApiServer.Seen::pathAndQuery, seen -> String.valueOf(seen.header("Authorization")))
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(
+            Tuple.tuple(
                 "/oauth/token",
                 "Basic "
                     + Base64.getEncoder()
                         .encodeToString("app:s3cret".getBytes(StandardCharsets.UTF_8))),
-            org.assertj.core.groups.Tuple.tuple("/assets", "Bearer at-1"),
-            org.assertj.core.groups.Tuple.tuple("/assets", "Bearer at-1"),
-            org.assertj.core.groups.Tuple.tuple("/assets", "Bearer at-1"),
-            org.assertj.core.groups.Tuple.tuple(
+            Tuple.tuple("/assets", "Bearer at-1"),
+            Tuple.tuple("/assets", "Bearer at-1"),
+            Tuple.tuple("/assets", "Bearer at-1"),
+            Tuple.tuple(
                 "/oauth/token",
                 "Basic "
                     + Base64.getEncoder()
                         .encodeToString("app:s3cret".getBytes(StandardCharsets.UTF_8))),
-            org.assertj.core.groups.Tuple.tuple("/assets", "Bearer at-2"));
+            Tuple.tuple("/assets", "Bearer at-2"));
     assertThat(server.requests().get(0).body())
         .isEqualTo("grant_type=client_credentials&scope=read");
   }

@@ -1,10 +1,10 @@
 package dfe.fetcher.rest;
 
 import com.sun.net.httpserver.HttpServer;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowSink;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowSink;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceMetrics;
 import java.io.BufferedOutputStream;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +34,7 @@ class HugeNdjsonTest {
             .redirectOutput(new File("target/huge-ndjson.log"))
             .start();
     assertThat(child.waitFor(10, TimeUnit.MINUTES)).as("finished in 10 minutes").isTrue();
-    String output =
-        java.nio.file.Files.readString(Path.of("target/huge-ndjson.log"), StandardCharsets.UTF_8);
+    String output = Files.readString(Path.of("target/huge-ndjson.log"), StandardCharsets.UTF_8);
 
     assertThat(child.exitValue()).as(output).isZero();
     assertThat(output).contains("ended=true").contains("max_heap_mb=12");

@@ -3,8 +3,8 @@ package dfe.fetcher.rest;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dfe.fetcher.metrics.MetricNames;
-import dfe.fetcher.row.Cancellation;
+import dfe.fetcher.core.metrics.MetricNames;
+import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceMetrics;
 import java.io.OutputStream;

@@ -1,19 +1,20 @@
 package dfe.fetcher.rest;
 
-import dfe.fetcher.config.ConfigException;
-import dfe.fetcher.config.ConfigProblem;
-import dfe.fetcher.config.Problems;
-import dfe.fetcher.config.Section;
-import dfe.fetcher.config.YamlNode;
-import dfe.fetcher.config.YamlTreeReader;
-import dfe.fetcher.oversize.OversizePolicy;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
+import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceFamily;
 import dfe.fetcher.source.SourceMetrics;
 import dfe.fetcher.source.SourceRuntime;
+import dfe.fetcher.source.config.ConfigException;
+import dfe.fetcher.source.config.ConfigOrigin;
+import dfe.fetcher.source.config.ConfigProblem;
+import dfe.fetcher.source.config.Problems;
+import dfe.fetcher.source.config.Section;
+import dfe.fetcher.source.config.YamlNode;
+import dfe.fetcher.source.config.YamlTreeReader;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ final class RestFixture {
     Section section =
         Section.of(
             root,
-            new dfe.fetcher.config.ConfigOrigin.InFile(Path.of("config.yaml"), 1, 1),
+            new ConfigOrigin.InFile(Path.of("config.yaml"), 1, 1),
             "sources.rest.lab",
             allowed,
             problems);

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dfe.fetcher.row.Cancellation;
+import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceMetrics;
 import java.net.ServerSocket;

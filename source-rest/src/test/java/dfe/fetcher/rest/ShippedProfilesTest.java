@@ -4,7 +4,8 @@ import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
-import dfe.fetcher.row.WindowMark;
+import dfe.fetcher.core.row.WindowMark;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -139,7 +140,7 @@ class ShippedProfilesTest {
             200,
             "application/x-ndjson",
             "{\"id\":\"a1\",\"addresses\":[\"10.0.0.1\"]}\n{\"id\":\"a2\",\"addresses\":[]}\n"
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                .getBytes(StandardCharsets.UTF_8)));
     RestConnection connection =
         RestFixture.connection(
             """

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.SourceException;
-import dfe.fetcher.row.WindowMark;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.core.row.WindowMark;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceMetrics;
+import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -45,7 +46,7 @@ class WindowsTest {
     server.close();
   }
 
-  private void answer(HttpExchange exchange) throws java.io.IOException {
+  private void answer(HttpExchange exchange) throws IOException {
     if (failing) {
       ApiServer.json(500, "{}").answer(exchange);
       return;
@@ -86,7 +87,7 @@ class WindowsTest {
           retry: {max_retries: 0}
           endpoints:
             - unit: events
-              shape: incremental
+              shape: tail
               path: /events
               query: {since: "{{ window.start }}", until: "{{ window.end }}"}
               rows: {decoder: json_at, at: /data}
@@ -229,7 +230,7 @@ class WindowsTest {
               base_url: "%s"
               endpoints:
                 - unit: events
-                  shape: incremental
+                  shape: tail
                   path: /pages
                   query: {since: "{{ window.start }}"}
                   rows: {decoder: json_at, at: /data}

@@ -3,16 +3,17 @@ package dfe.fetcher.connect.plugin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dfe.fetcher.envelope.InvalidFrameException;
-import dfe.fetcher.envelope.Reassembler;
-import dfe.fetcher.envelope.SnapshotReport;
-import dfe.fetcher.envelope.SnapshotStatus;
+import dfe.fetcher.core.envelope.InvalidFrameException;
+import dfe.fetcher.core.envelope.Reassembler;
+import dfe.fetcher.core.envelope.SnapshotReport;
+import dfe.fetcher.core.envelope.SnapshotStatus;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.junit.jupiter.api.AfterEach;
@@ -44,7 +45,7 @@ class PluginInstallIT {
   void stop() throws Exception {
     if (worker != null) {
       worker.destroy();
-      if (!worker.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!worker.waitFor(30, TimeUnit.SECONDS)) {
         worker.destroyForcibly();
       }
     }

@@ -2,10 +2,10 @@ package dfe.fetcher.connect.cluster;
 
 import static org.awaitility.Awaitility.await;
 
-import dfe.fetcher.envelope.InvalidFrameException;
-import dfe.fetcher.envelope.Reassembler;
-import dfe.fetcher.envelope.SnapshotReport;
-import dfe.fetcher.envelope.SnapshotStatus;
+import dfe.fetcher.core.envelope.InvalidFrameException;
+import dfe.fetcher.core.envelope.Reassembler;
+import dfe.fetcher.core.envelope.SnapshotReport;
+import dfe.fetcher.core.envelope.SnapshotStatus;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

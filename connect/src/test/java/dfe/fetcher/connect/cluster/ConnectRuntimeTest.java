@@ -3,16 +3,19 @@ package dfe.fetcher.connect.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dfe.fetcher.checkpoint.MarkCodec;
-import dfe.fetcher.cli.DfeFetcher;
 import dfe.fetcher.connect.DfeSourceConnector;
-import dfe.fetcher.envelope.SnapshotStatus;
-import dfe.fetcher.row.FileMark;
-import dfe.fetcher.row.KeysetMark;
-import dfe.fetcher.row.Mark;
+import dfe.fetcher.core.checkpoint.MarkCodec;
+import dfe.fetcher.core.envelope.Reassembler;
+import dfe.fetcher.core.envelope.SnapshotStatus;
+import dfe.fetcher.core.row.FileMark;
+import dfe.fetcher.core.row.KeysetMark;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.snapshots.SnapshotsCommand;
+import dfe.fetcher.snapshots.Terminal;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +27,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import javax.management.AttributeNotFoundException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
@@ -113,13 +120,12 @@ class ConnectRuntimeTest {
 
   private static int verifyFromTopic(String topic) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    return DfeFetcher.run(
-        new String[] {
-          "snapshots", "verify", "--bootstrap-server", cluster.bootstrapServers(), "--topic", topic
-        },
-        new ByteArrayInputStream(new byte[0]),
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    return SnapshotsCommand.run(
+        new String[] {"verify", "--bootstrap-server", cluster.bootstrapServers(), "--topic", topic},
+        new Terminal(
+            new ByteArrayInputStream(new byte[0]),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
   }
 
   @Test
@@ -196,22 +202,19 @@ class ConnectRuntimeTest {
     }
 
     // The fetcher's own metrics, per task, over JMX beside Connect's.
-    javax.management.MBeanServer jmx =
-        java.lang.management.ManagementFactory.getPlatformMBeanServer();
-    java.util.Set<javax.management.ObjectName> beans =
+    MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+    Set<ObjectName> beans =
         jmx.queryNames(
-            new javax.management.ObjectName(
-                "dfe.fetcher:type=connect-task,connector=\"everything\",*"),
-            null);
+            new ObjectName("dfe.fetcher:type=connect-task,connector=\"everything\",*"), null);
     assertThat(beans).hasSize(2);
     double completeFileSnapshots = 0;
-    for (javax.management.ObjectName bean : beans) {
+    for (ObjectName bean : beans) {
       try {
         completeFileSnapshots +=
             (Double)
                 jmx.getAttribute(
                     bean, "dfe_fetcher_snapshots_total{status=\"complete\",store=\"inv.hosts\"}");
-      } catch (javax.management.AttributeNotFoundException notThisTask) {
+      } catch (AttributeNotFoundException notThisTask) {
         // The other task runs other units.
       }
     }
@@ -339,7 +342,7 @@ class ConnectRuntimeTest {
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> cluster.statuses("big-rows_land", false).contains(SnapshotStatus.COMPLETE));
-    dfe.fetcher.envelope.Reassembler reassembler = cluster.reassembled("big-rows_land", false);
+    Reassembler reassembler = cluster.reassembled("big-rows_land", false);
     String id = reassembler.reports().get(0).snapshotId();
     assertThat(reassembler.reports().get(0).rowCount()).hasValue(3);
     assertThat(reassembler.stubKeys(id)).containsExactly(Map.entry(1L, Optional.of("big")));

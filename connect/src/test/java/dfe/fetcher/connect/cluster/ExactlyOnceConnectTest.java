@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dfe.fetcher.connect.DfeSourceConnector;
-import dfe.fetcher.envelope.SnapshotStatus;
+import dfe.fetcher.core.envelope.SnapshotStatus;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -34,11 +34,11 @@ import java.util.Set;
  * <p>Lines are physical lines: a row whose quoted field spans lines starts on the line given.
  *
  * <p>The object goes through {@link RecordBytes}, so a row longer than {@code max_record_bytes} is
- * measured exactly but not held: it comes out as a {@link dfe.fetcher.row.Row.NotKept}, its {@code
- * row_key} found when the key's column comes before the kept bytes run out. Jackson's CSV parser
- * holds the field being read whole (as characters and as a string, about three times its UTF-8
- * size), which is what bounds memory for such a file; a long field is escaped into the output in
- * chunks, never copied again.
+ * measured exactly but not held: it comes out as a {@link dfe.fetcher.core.row.Row.NotKept}, its
+ * {@code row_key} found when the key's column comes before the kept bytes run out. Jackson's CSV
+ * parser holds the field being read whole (as characters and as a string, about three times its
+ * UTF-8 size), which is what bounds memory for such a file; a long field is escaped into the output
+ * in chunks, never copied again.
  */
 final class CsvRecords implements RecordReader {
 

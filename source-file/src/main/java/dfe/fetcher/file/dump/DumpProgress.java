@@ -1,7 +1,7 @@
 package dfe.fetcher.file.dump;
 
-import dfe.fetcher.row.FileMark;
-import dfe.fetcher.row.FileMark.CommittedFile;
+import dfe.fetcher.core.row.FileMark;
+import dfe.fetcher.core.row.FileMark.CommittedFile;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

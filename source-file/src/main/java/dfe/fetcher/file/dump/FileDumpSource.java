@@ -1,15 +1,15 @@
 package dfe.fetcher.file.dump;
 
+import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.FileMark;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowKey;
+import dfe.fetcher.core.row.RowSink;
+import dfe.fetcher.core.row.RowSource;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.file.dump.RecordReader.DecodedRecord;
-import dfe.fetcher.oversize.OversizePolicy;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.FileMark;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowKey;
-import dfe.fetcher.row.RowSink;
-import dfe.fetcher.row.RowSource;
-import dfe.fetcher.row.SourceException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.ClosedByInterruptException;

@@ -1,9 +1,18 @@
 package dfe.fetcher.file.dump;
 
+import java.io.IOException;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a {@code sources.file} dump unit reads: the unit's {@code dump:} settings, bound.
@@ -79,14 +88,14 @@ public record FileDumpSpec(
   /**
    * What is wrong with {@code glob}, checked by the matcher that runs it; empty when it compiles.
    */
-  public static java.util.Optional<String> globProblem(String glob, Path baseDirectory) {
+  public static Optional<String> globProblem(String glob, Path baseDirectory) {
     try {
       PathGlob.compile(glob, baseDirectory);
-      return java.util.Optional.empty();
+      return Optional.empty();
     } catch (IllegalArgumentException e) {
       // The cause says what is wrong without repeating the glob, which the caller names.
       Throwable reason = e.getCause() != null ? e.getCause() : e;
-      return java.util.Optional.of(reason.getMessage());
+      return Optional.of(reason.getMessage());
     }
   }
 
@@ -96,7 +105,7 @@ public record FileDumpSpec(
    */
   public static boolean namesADirectory(String glob, Path baseDirectory) {
     PathGlob compiled = PathGlob.compile(glob, baseDirectory);
-    return compiled.maxDepth() == 0 && java.nio.file.Files.isDirectory(compiled.walkRoot());
+    return compiled.maxDepth() == 0 && Files.isDirectory(compiled.walkRoot());
   }
 
   /**
@@ -105,7 +114,7 @@ public record FileDumpSpec(
    * cannot be walked counts as matching nothing.
    */
   public List<String> globsMatchingNoFile() {
-    List<String> unmatched = new java.util.ArrayList<>();
+    List<String> unmatched = new ArrayList<>();
     for (PathGlob glob : globs()) {
       if (!matchesAFile(glob)) {
         unmatched.add(glob.glob());
@@ -117,29 +126,27 @@ public record FileDumpSpec(
   private static boolean matchesAFile(PathGlob glob) {
     boolean[] found = {false};
     try {
-      java.nio.file.Files.walkFileTree(
+      Files.walkFileTree(
           glob.walkRoot(),
-          java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class),
+          EnumSet.noneOf(FileVisitOption.class),
           glob.maxDepth(),
-          new java.nio.file.SimpleFileVisitor<>() {
+          new SimpleFileVisitor<>() {
             @Override
-            public java.nio.file.FileVisitResult visitFile(
-                Path file, java.nio.file.attribute.BasicFileAttributes attributes) {
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
               if ((attributes.isRegularFile() || attributes.isSymbolicLink())
                   && glob.matches(file)) {
                 found[0] = true;
-                return java.nio.file.FileVisitResult.TERMINATE;
+                return FileVisitResult.TERMINATE;
               }
-              return java.nio.file.FileVisitResult.CONTINUE;
+              return FileVisitResult.CONTINUE;
             }
 
             @Override
-            public java.nio.file.FileVisitResult visitFileFailed(
-                Path file, java.io.IOException failure) {
-              return java.nio.file.FileVisitResult.CONTINUE;
+            public FileVisitResult visitFileFailed(Path file, IOException failure) {
+              return FileVisitResult.CONTINUE;
             }
           });
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return false;
     }
     return found[0];

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import dfe.fetcher.envelope.FrameCodec;
+import dfe.fetcher.core.envelope.FrameCodec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Writer;
@@ -24,9 +24,9 @@ import java.io.Writer;
  *
  * <p>The re-emitted bytes go through {@link RecordBytes}, so an element longer than {@code
  * max_record_bytes} is measured exactly but not held: it comes out as a {@link
- * dfe.fetcher.row.Row.NotKept}. A long string is handed from the parser's segmented buffer to the
- * output in chunks, never joined into one array: the parser still holds the string being read as
- * characters (about twice its UTF-8 size), which is what bounds memory for such a file.
+ * dfe.fetcher.core.row.Row.NotKept}. A long string is handed from the parser's segmented buffer to
+ * the output in chunks, never joined into one array: the parser still holds the string being read
+ * as characters (about twice its UTF-8 size), which is what bounds memory for such a file.
  *
  * <p>An element may nest at most {@link FrameCodec#MAX_RECORD_DEPTH} deep. An empty file, or one
  * holding only whitespace, has no records. Anything but an array at the top, or anything after the

@@ -1,6 +1,6 @@
 package dfe.fetcher.file.dump;
 
-import dfe.fetcher.envelope.FrameCodec;
+import dfe.fetcher.core.envelope.FrameCodec;
 
 /**
  * A quick check that a line holds exactly one JSON value that the validating parser accepts, by a

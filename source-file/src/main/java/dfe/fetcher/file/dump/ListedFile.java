@@ -1,6 +1,6 @@
 package dfe.fetcher.file.dump;
 
-import dfe.fetcher.row.FileMark.CommittedFile;
+import dfe.fetcher.core.row.FileMark.CommittedFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

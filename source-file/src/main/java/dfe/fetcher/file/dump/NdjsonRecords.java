@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import dfe.fetcher.envelope.FrameCodec;
+import dfe.fetcher.core.envelope.FrameCodec;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -19,8 +19,8 @@ import java.io.InputStream;
  *
  * <p>A line whose value is longer than {@code max(max_record_bytes, max_dlq_bytes)} is not held:
  * its first bytes are kept and the rest is scanned to the newline, counting, so it comes out as a
- * {@link dfe.fetcher.row.Row.NotKept} whatever its length. Such a line is not checked to be JSON:
- * it is never landed, only its stub.
+ * {@link dfe.fetcher.core.row.Row.NotKept} whatever its length. Such a line is not checked to be
+ * JSON: it is never landed, only its stub.
  */
 final class NdjsonRecords implements RecordReader {
 

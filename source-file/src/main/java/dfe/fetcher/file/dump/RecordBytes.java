@@ -1,10 +1,10 @@
 package dfe.fetcher.file.dump;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import dfe.fetcher.envelope.RawRecord;
-import dfe.fetcher.oversize.OversizePolicy;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowKey;
+import dfe.fetcher.core.envelope.RawRecord;
+import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowKey;
 import java.io.OutputStream;
 import java.io.Writer;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package dfe.fetcher.file.dump;
 
-import dfe.fetcher.row.Row;
+import dfe.fetcher.core.row.Row;
 import java.io.Closeable;
 import java.io.IOException;
 

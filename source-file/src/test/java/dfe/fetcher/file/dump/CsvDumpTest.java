@@ -6,7 +6,7 @@ import static dfe.fetcher.file.dump.RecordingSink.end;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.row.SourceException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package dfe.fetcher.file.dump;
 
-import dfe.fetcher.oversize.OversizePolicy;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.RowKey;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.RowKey;
+import dfe.fetcher.core.row.SourceException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,13 +3,17 @@ package dfe.fetcher.file.dump;
 import static dfe.fetcher.file.dump.DataFiles.markOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.FileMark;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
 import dfe.fetcher.file.dump.RecordingSink.SkipPart;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.FileMark;
-import dfe.fetcher.row.Mark;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
@@ -232,20 +236,17 @@ class FileDumpNeverSkipsTest {
     RecordingSink appending =
         new RecordingSink() {
           @Override
-          public void row(dfe.fetcher.row.Row row) throws InterruptedException {
+          public void row(Row row) throws InterruptedException {
             super.row(row);
             if (records().size() > 1) {
               return; // the writer appends once
             }
             try {
               Files.writeString(
-                  file,
-                  "{\"n\":2}\n",
-                  StandardCharsets.UTF_8,
-                  java.nio.file.StandardOpenOption.APPEND);
+                  file, "{\"n\":2}\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
               Files.setLastModifiedTime(file, FileTime.from(DataFiles.T0.plusSeconds(1)));
-            } catch (java.io.IOException e) {
-              throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
             }
           }
         };

@@ -6,10 +6,12 @@ import static dfe.fetcher.file.dump.RecordingSink.begin;
 import static dfe.fetcher.file.dump.RecordingSink.end;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
 import dfe.fetcher.file.dump.RecordingSink.Record;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -202,8 +204,8 @@ class FileDumpSourceTest {
             super.row(row);
             try {
               Files.setLastModifiedTime(file, FileTime.from(DataFiles.T0.plusSeconds(99)));
-            } catch (java.io.IOException e) {
-              throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
             }
           }
         };

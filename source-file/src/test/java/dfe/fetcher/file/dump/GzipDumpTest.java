@@ -3,7 +3,7 @@ package dfe.fetcher.file.dump;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.row.SourceException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -1,11 +1,11 @@
 package dfe.fetcher.file.dump;
 
-import dfe.fetcher.oversize.OversizePolicy;
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowKey;
-import dfe.fetcher.row.RowSink;
+import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowKey;
+import dfe.fetcher.core.row.RowSink;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

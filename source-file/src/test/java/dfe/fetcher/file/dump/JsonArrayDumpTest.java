@@ -6,8 +6,8 @@ import static dfe.fetcher.file.dump.RecordingSink.end;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dfe.fetcher.oversize.OversizePolicy;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.core.row.SourceException;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;

@@ -6,12 +6,13 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import dfe.fetcher.envelope.FrameCodec;
+import dfe.fetcher.core.envelope.FrameCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -95,9 +96,9 @@ class JsonValueScannerProperties {
         write(json, item);
       }
       json.writeEndArray();
-    } else if (value instanceof java.util.Map<?, ?> map) {
+    } else if (value instanceof Map<?, ?> map) {
       json.writeStartObject();
-      for (java.util.Map.Entry<?, ?> entry : map.entrySet()) {
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
         json.writeFieldName((String) entry.getKey());
         write(json, entry.getValue());
       }

@@ -2,11 +2,11 @@ package dfe.fetcher.file.dump;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dfe.fetcher.row.Cancellation;
-import dfe.fetcher.row.FileMark;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowSink;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.FileMark;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowSink;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

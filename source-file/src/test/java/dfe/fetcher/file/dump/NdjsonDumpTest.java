@@ -3,8 +3,8 @@ package dfe.fetcher.file.dump;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dfe.fetcher.oversize.OversizePolicy;
-import dfe.fetcher.row.SourceException;
+import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.core.row.SourceException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;

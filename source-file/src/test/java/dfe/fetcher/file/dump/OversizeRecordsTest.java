@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dfe.fetcher.oversize.OversizePolicy;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import dfe.fetcher.core.oversize.OversizePolicy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,10 +30,7 @@ class OversizeRecordsTest {
 
   /** Jackson's generator as the decoders configure it. */
   private static final JsonFactory JSON =
-      JsonFactory.builder()
-          .enable(
-              com.fasterxml.jackson.core.json.JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-          .build();
+      JsonFactory.builder().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
   @TempDir Path temp;
   DataFiles data;
@@ -77,7 +76,7 @@ class OversizeRecordsTest {
 
   @Test
   void aLongJsonArrayElementIsMeasuredExactlyAsItWouldHaveBeenReEmitted() throws Exception {
-    String escaped = new String(jsonString(LONG_TEXT), java.nio.charset.StandardCharsets.UTF_8);
+    String escaped = new String(jsonString(LONG_TEXT), StandardCharsets.UTF_8);
     Path file =
         data.write(
             "data/a.json",

@@ -1,9 +1,9 @@
 package dfe.fetcher.file.dump;
 
-import dfe.fetcher.row.FileMark;
-import dfe.fetcher.row.Mark;
-import dfe.fetcher.row.Row;
-import dfe.fetcher.row.RowSink;
+import dfe.fetcher.core.row.FileMark;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowSink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,230 @@
+package dfe.fetcher.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dfe.fetcher.runtime.service.FetcherWorkspace;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/** {@code dfe-fetcher config-check}: its summary, its problems, and the secrets it never shows. */
+class ConfigCheckCommandTest {
+
+  private static final String SECRET = "hunter2-kafka-password";
+
+  @TempDir Path directory;
+  private FetcherWorkspace workspace;
+  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+  private final Logger fetcherLog = (Logger) LoggerFactory.getLogger("dfe.fetcher");
+
+  @BeforeEach
+  void setUp() {
+    workspace = new FetcherWorkspace(directory);
+    logged.start();
+    fetcherLog.addAppender(logged);
+  }
+
+  @AfterEach
+  void tearDown() {
+    fetcherLog.detachAppender(logged);
+  }
+
+  @Test
+  void aValidConfigurationPrintsItsSummaryAndExitsZero() {
+    Path config =
+        workspace.config(
+            FetcherWorkspace.HEADER
+                + """
+                sources:
+                  file:
+                    inventory:
+                      topic: inventory
+                      interval_secs: 60
+                      filter: 'record.alive == true'
+                      units:
+                        - unit: hosts
+                          row_key: /id
+                          dump: {paths: [data/hosts/*.ndjson]}
+                """);
+    workspace.write("data/hosts/a.ndjson", FetcherWorkspace.ndjson("{\"id\":1}"));
+
+    CliRun run = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("config: " + config)
+        .contains("instance: test")
+        .contains("output: file, into " + directory.resolve("landing"))
+        .contains("metrics: 127.0.0.1:0 (any free port)")
+        .contains("connections: 1")
+        .contains("  file inventory: every 60s, filter record.alive == true")
+        .contains(
+            "    unit hosts: dump to topic inventory-hosts_land, store inventory.hosts,"
+                + " row_key /id",
+            "      decoder auto")
+        .contains("      path " + directory.resolve("data/hosts/*.ndjson"));
+    assertThat(run.err()).isEmpty();
+  }
+
+  @Test
+  void aConfigurationWithSeveralProblemsExitsTwoAndPrintsEachWithItsPlace() {
+    Path config =
+        workspace.config(
+            """
+            instance_id: test
+            scheduler: {max_concurrent_fetches: 0}
+            output:
+              colour: blue
+            sources:
+              file:
+                inventory:
+                  topic: inventory
+                  interval_secs: 0
+                  units:
+                    - unit: "hosts.v2"
+                      dump: {paths: [data/*.ndjson]}
+            """);
+
+    CliRun run = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.errLines())
+        .containsExactly(
+            config + ":2:37: scheduler.max_concurrent_fetches: must be at least 1, was 0",
+            config
+                + ":4:3: output.colour: unknown key; allowed keys: type, topic_suffix,"
+                + " file, kafka, batch",
+            config + ":9:22: sources.file.inventory.interval_secs: must be at least 1, was 0",
+            config + ":11:17: sources.file.inventory.units[0].unit: must not contain '.'");
+  }
+
+  @Test
+  void aLiteralKafkaSecretIsNeverPrintedNorLoggedForAValidConfiguration() {
+    Path config =
+        workspace.config(
+            """
+            instance_id: test
+            output:
+              type: kafka
+              kafka:
+                bootstrap_servers: "broker:9092"
+                properties:
+                  sasl.jaas.config: "%s"
+                  ssl.key.password: literal:%s
+            """
+                .formatted(SECRET, SECRET));
+
+    CliRun run = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("sasl.jaas.config").contains("ssl.key.password");
+    assertThat(run.out() + run.err()).doesNotContain("hunter2");
+    assertThat(logged.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .noneMatch(line -> line.contains("hunter2"));
+  }
+
+  @Test
+  void aLiteralKafkaSecretIsNeverPrintedNorLoggedBesideProblems() {
+    Path config =
+        workspace.config(
+            """
+            instance_id: test
+            output:
+              kafka:
+                properties:
+                  sasl.jaas.config: "%s"
+                  ssl.key.password: [%s]
+                  security.protocol: {value: %s}
+            scheduler: {default_interval_secs: 0}
+            """
+                .formatted(SECRET, SECRET, SECRET));
+
+    CliRun run = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(3);
+    assertThat(run.out() + run.err()).doesNotContain("hunter2");
+    assertThat(logged.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .noneMatch(line -> line.contains("hunter2"));
+  }
+
+  @Test
+  void aKafkaPropertyTheProducerRefusesIsRefusedByConfigCheckAsRunWouldNamingItNotItsValue() {
+    Path config =
+        workspace.config(
+            """
+            output:
+              type: kafka
+              kafka:
+                bootstrap_servers: "127.0.0.1:1"
+                properties:
+                  linger.ms: s3cr3t-not-a-number
+            metrics: {address: "127.0.0.1:0"}
+            """);
+
+    CliRun check = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(check.exitCode()).isEqualTo(2);
+    assertThat(check.err())
+        .contains("output.kafka.properties.linger.ms: not accepted by the Kafka producer")
+        .doesNotContain("s3cr3t");
+    assertThat(check.out()).isEmpty();
+  }
+
+  @Test
+  void aKafkaSecretThatCannotBeReadNowIsRefusedByConfigCheck() {
+    Path config =
+        workspace.config(
+            """
+            output:
+              type: kafka
+              kafka:
+                properties:
+                  sasl.jaas.config: env:DFE_TEST_UNSET_SECRET_VARIABLE
+            metrics: {address: "127.0.0.1:0"}
+            """);
+
+    CliRun check = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(check.exitCode()).isEqualTo(2);
+    assertThat(check.err())
+        .contains(
+            "output.kafka.properties.sasl.jaas.config:",
+            "DFE_TEST_UNSET_SECRET_VARIABLE is not set");
+  }
+
+  @Test
+  void aGlobThatMatchesNoFileRightNowIsAHintNotAnError() {
+    Path config =
+        workspace.config(
+            FetcherWorkspace.HEADER
+                + """
+                sources:
+                  file:
+                    inventory:
+                      topic: inventory
+                      units:
+                        - unit: hosts
+                          dump: {paths: [data/hosts/*.ndjson]}
+                """);
+
+    CliRun run = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.err())
+        .contains(
+            "hint: ",
+            "sources.file.inventory.units[0].unit: dump.paths \""
+                + directory.resolve("data/hosts/*.ndjson")
+                + "\" matches no file right now");
+  }
+}

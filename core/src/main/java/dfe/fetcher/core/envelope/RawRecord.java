@@ -1,0 +1,79 @@
+package dfe.fetcher.core.envelope;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A record as the provider sent it: the UTF-8 bytes of exactly one JSON value, embedded in a row
+ * frame without being re-serialised.
+ *
+ * <p>Two records are the same JSON value when their {@link #digest() canonical digests} are equal:
+ * key order, insignificant whitespace and the spelling of numbers ({@code 1}, {@code 1.0}, {@code
+ * 1e0}) do not change the digest. {@link #equals(Object)} compares bytes.
+ */
+public final class RawRecord {
+
+  private final byte[] json;
+  // Computed on first use; a race computes the same value twice, like String.hashCode.
+  private long digest;
+  private boolean digestKnown;
+
+  private RawRecord(byte[] json, long digest, boolean digestKnown) {
+    this.json = Objects.requireNonNull(json, "json");
+    this.digest = digest;
+    this.digestKnown = digestKnown;
+  }
+
+  /**
+   * Wraps the bytes of one JSON value. The caller hands the array over and must not change it. The
+   * bytes are not parsed here; {@link #digest()} fails on bytes that are not one JSON value.
+   */
+  public static RawRecord of(byte[] json) {
+    return new RawRecord(json, 0, false);
+  }
+
+  /** Wraps the UTF-8 encoding of {@code json}. */
+  public static RawRecord of(String json) {
+    return of(json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A record whose digest was computed while it was parsed, so it is not parsed twice. */
+  static RawRecord withDigest(byte[] json, long digest) {
+    return new RawRecord(json, digest, true);
+  }
+
+  /** The bytes, not copied: callers must not change them. */
+  public byte[] bytes() {
+    return json;
+  }
+
+  /** Length in bytes, the figure the oversize policy compares. */
+  public int length() {
+    return json.length;
+  }
+
+  /** The 64-bit digest of this record's canonical JSON form. */
+  public long digest() {
+    if (!digestKnown) {
+      digest = CanonicalDigest.of(json);
+      digestKnown = true;
+    }
+    return digest;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof RawRecord that && Arrays.equals(json, that.json);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(json);
+  }
+
+  @Override
+  public String toString() {
+    return new String(json, StandardCharsets.UTF_8);
+  }
+}

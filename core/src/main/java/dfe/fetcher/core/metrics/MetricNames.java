@@ -1,0 +1,80 @@
+package dfe.fetcher.core.metrics;
+
+/** Every metric the fetcher exposes, named once. Labels are listed with each. */
+public final class MetricNames {
+
+  /** Labels {@code store}, {@code status} ({@code complete}, {@code aborted}). */
+  public static final String SNAPSHOTS = "dfe_fetcher_snapshots_total";
+
+  /** Label {@code store}: row frames emitted. */
+  public static final String SNAPSHOT_ROWS = "dfe_fetcher_snapshot_rows_total";
+
+  /** Label {@code store}: oversize stubs emitted. */
+  public static final String SNAPSHOT_ROWS_OVERSIZE = "dfe_fetcher_snapshot_rows_oversize_total";
+
+  /** Labels {@code source}, {@code topic}: records (frames and tail records) landed. */
+  public static final String RECORDS = "dfe_fetcher_records_total";
+
+  /** Label {@code source}: rows the filter dropped, evaluation errors included. */
+  public static final String RECORDS_FILTERED = "dfe_fetcher_records_filtered_total";
+
+  /** Labels {@code source}, {@code reason}: entries written to the dead-letter queue. */
+  public static final String DLQ = "dfe_fetcher_dlq_total";
+
+  /** Label {@code source}: how long each unit's tick took. */
+  public static final String TICK_DURATION = "dfe_fetcher_tick_duration_seconds";
+
+  /** Label {@code source}: checkpoints committed. */
+  public static final String CHECKPOINT_COMMITS = "dfe_fetcher_checkpoint_commits_total";
+
+  /** Label {@code source}: ticks that failed. */
+  public static final String TICK_FAILURES = "dfe_fetcher_tick_failures_total";
+
+  /**
+   * Labels {@code source}, {@code reason} ({@code not_regular}, {@code outside_base}, {@code
+   * unreadable}, {@code vanished}, {@code not_settled}, {@code bad_file}): files a dump passed
+   * over, counted once per tick each.
+   */
+  public static final String FILES_SKIPPED = "dfe_fetcher_files_skipped_total";
+
+  /** Label {@code source}: pages a REST unit fetched (2xx responses whose rows were read). */
+  public static final String REST_PAGES = "dfe_fetcher_rest_pages_total";
+
+  /**
+   * Labels {@code source}, {@code status_class} ({@code 2xx}, {@code 3xx}, {@code 4xx}, {@code
+   * 5xx}, {@code error} for no response): every HTTP request a REST unit sent, retries included.
+   */
+  public static final String REST_REQUESTS = "dfe_fetcher_rest_requests_total";
+
+  /** Label {@code source}: requests a REST unit tried again. */
+  public static final String REST_RETRIES = "dfe_fetcher_rest_retries_total";
+
+  /** Label {@code source}: 429 answers a REST unit received. */
+  public static final String REST_THROTTLED = "dfe_fetcher_rest_throttled_total";
+
+  /** Label {@code source}: how long a REST request took until its response started. */
+  public static final String REST_REQUEST_DURATION = "dfe_fetcher_rest_request_duration_seconds";
+
+  /**
+   * The metrics of {@code snapshots apply --metrics-address}: a process of its own, so {@code run}
+   * does not expose them.
+   */
+  public static final class Apply {
+
+    /**
+     * Labels {@code table}, {@code outcome} ({@code applied}, {@code superseded}, {@code skipped},
+     * {@code refused}, {@code not-applied}): snapshots settled.
+     */
+    public static final String SNAPSHOTS = "dfe_fetcher_apply_snapshots_total";
+
+    /** Label {@code table}: rows swapped into the table. */
+    public static final String ROWS = "dfe_fetcher_apply_rows_total";
+
+    /** Labels {@code table}, {@code op} ({@code add}, {@code remove}, {@code change}). */
+    public static final String CHANGES = "dfe_fetcher_apply_changes_total";
+
+    private Apply() {}
+  }
+
+  private MetricNames() {}
+}

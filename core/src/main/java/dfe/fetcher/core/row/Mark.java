@@ -1,0 +1,34 @@
+package dfe.fetcher.core.row;
+
+/**
+ * Where a unit has got to: the small value a source hands the driver and the driver commits as the
+ * unit's checkpoint once the transport has acknowledged everything before it. Sources produce
+ * marks; only the driver folds and commits them, through {@link MarkCodec}.
+ *
+ * <p>The vocabulary is closed: a file dump's item ({@link FileMark}), a database tail's key tuple
+ * ({@link KeysetMark}), a REST window's end ({@link WindowMark}) and an API's cursor token ({@link
+ * CursorTokenMark}). Each unit reads one {@link Kind}; a checkpoint of another kind is reported and
+ * treated as none.
+ */
+public sealed interface Mark permits FileMark, KeysetMark, WindowMark, CursorTokenMark {
+
+  Kind kind();
+
+  /** The kinds of mark, each with the name the cursor codec writes. */
+  enum Kind {
+    FILE("file"),
+    KEYSET("keyset"),
+    WINDOW("window"),
+    CURSOR_TOKEN("cursor_token");
+
+    private final String wireName;
+
+    Kind(String wireName) {
+      this.wireName = wireName;
+    }
+
+    public String wireName() {
+      return wireName;
+    }
+  }
+}

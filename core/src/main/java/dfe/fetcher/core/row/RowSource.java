@@ -1,0 +1,26 @@
+package dfe.fetcher.core.row;
+
+import java.util.Optional;
+
+/**
+ * A bound unit of a source: knows what to read and how to decode it, and nothing about topics,
+ * transports or checkpoint files.
+ *
+ * <p>{@link #read} reads what lies past {@code checkpoint} (everything, for a dump store) and
+ * pushes it into the sink, in order, on the calling thread, and returns when there is nothing more
+ * this tick. It never holds a whole part in memory. When the input is bad it throws a {@link
+ * SourceException} naming the place (file and line, URL, table); the parts it already ended stay
+ * ended. A source may be read again on the next tick, and by one tick at a time; it keeps no state
+ * between reads except what it was configured with and what its connection opened.
+ *
+ * <p>Cancellation: whatever {@code read} blocks in (a statement, a request, a back-off) it
+ * registers with {@code cancellation}, so a stop or a reload ends the read promptly; once cancelled
+ * (or interrupted) it throws {@link InterruptedException}, closing what it opened. {@code
+ * checkpoint} is always of the unit's own {@link Mark.Kind}: the driver treats a checkpoint of
+ * another kind as none before calling.
+ */
+public interface RowSource {
+
+  void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException;
+}

@@ -1,8 +1,0 @@
-/**
- * The four enrichment fields ({@code _timestamp_fetcher}, {@code _timestamp_received}, {@code
- * _source}, {@code _source_fetcher}) and how they are added to frames and incremental records
- * without re-serialising them. {@link dfe.fetcher.enrich.Enrichment} holds the contract, including
- * the decisions beyond the design: a record that is not a JSON object is wrapped under {@code
- * _record}; a collision renames the record's key, not the enrichment's.
- */
-package dfe.fetcher.enrich;

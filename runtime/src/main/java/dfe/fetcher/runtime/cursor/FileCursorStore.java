@@ -1,0 +1,128 @@
+package dfe.fetcher.runtime.cursor;
+
+import dfe.fetcher.core.checkpoint.CursorStore;
+import dfe.fetcher.core.checkpoint.MarkCodec;
+import dfe.fetcher.core.row.Mark;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One JSON file per cursor key under a directory: {@code <key>.json}, written to a temporary file,
+ * fsynced, renamed over the old one and the directory fsynced, so a crash leaves either the old
+ * cursor or the new one, whole. The file's form is {@link MarkCodec}'s, versioned. A cursor that
+ * cannot be read or understood is logged once (again only when the problem changes) and treated as
+ * none: the unit starts over, which re-lands data rather than skipping it.
+ *
+ * <p>Commits of different keys never wait for each other: each key has its own lock, so one unit's
+ * fsync does not queue the others.
+ */
+public final class FileCursorStore implements CursorStore {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FileCursorStore.class);
+  private final Path directory;
+  private final Clock clock;
+  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  private final Map<String, String> reported = new ConcurrentHashMap<>();
+
+  public FileCursorStore(Path directory, Clock clock) {
+    this.directory = directory;
+    this.clock = clock;
+  }
+
+  /** The file that holds {@code key}'s cursor. */
+  public Path fileOf(String key) {
+    return directory.resolve(key + ".json");
+  }
+
+  @Override
+  public Optional<Mark> load(String key) {
+    Path file = fileOf(key);
+    byte[] document;
+    try {
+      document = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      reported.remove(key);
+      return Optional.empty();
+    } catch (IOException e) {
+      return unreadable(key, file, "cannot read: " + e.getClass().getSimpleName());
+    }
+    try {
+      Mark mark = MarkCodec.decode(document);
+      reported.remove(key);
+      return Optional.of(mark);
+    } catch (MarkCodec.UnreadableMarkException e) {
+      return unreadable(key, file, e.getMessage());
+    }
+  }
+
+  private Optional<Mark> unreadable(String key, Path file, String problem) {
+    if (!problem.equals(reported.put(key, problem))) {
+      LOG.warn(
+          "event=cursor_unreadable key={} file={} error=\"{}\" action=start_over",
+          key,
+          file,
+          problem);
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public void commit(String key, Mark mark) throws CheckpointException {
+    synchronized (locks.computeIfAbsent(key, k -> new Object())) {
+      write(key, mark);
+      // The cursor is whole again: should it break later, even the same way, that is news.
+      reported.remove(key);
+    }
+  }
+
+  private void write(String key, Mark mark) throws CheckpointException {
+    Path file = fileOf(key);
+    Path temporary = directory.resolve(key + ".json.tmp");
+    byte[] document = MarkCodec.encode(mark, Instant.now(clock));
+    try {
+      Files.createDirectories(directory);
+      try (FileChannel channel =
+          FileChannel.open(
+              temporary,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.TRUNCATE_EXISTING)) {
+        channel.write(ByteBuffer.wrap(document));
+        channel.force(true);
+      }
+      try {
+        Files.move(
+            temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+      syncDirectory();
+    } catch (IOException e) {
+      throw new CheckpointException("writing cursor " + file + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  private void syncDirectory() {
+    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      // Some file systems cannot open a directory for sync; the rename itself is still atomic.
+      LOG.debug(
+          "event=cursor_directory_sync_skipped directory={} error={}", directory, e.toString());
+    }
+  }
+}

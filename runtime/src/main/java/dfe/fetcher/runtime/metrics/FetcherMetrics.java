@@ -1,0 +1,237 @@
+package dfe.fetcher.runtime.metrics;
+
+import dfe.fetcher.core.metrics.MetricNames;
+import dfe.fetcher.runtime.tick.TickMetrics;
+import dfe.fetcher.source.SourceMetrics;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Map;
+
+/**
+ * The fetcher's metrics, registered in one registry under the names of {@link MetricNames}. Labels
+ * carry store, topic and reason names only, never a value from a record or a secret.
+ */
+public final class FetcherMetrics implements SourceMetrics, TickMetrics {
+
+  private final PrometheusRegistry registry;
+  private final Counter snapshots;
+  private final Counter snapshotRows;
+  private final Counter snapshotStubs;
+  private final Counter records;
+  private final Counter filtered;
+  private final Counter deadLetters;
+  private final Histogram tickDuration;
+  private final Counter checkpointCommits;
+  private final Counter tickFailures;
+  private final Counter filesSkipped;
+  private final Counter restPages;
+  private final Counter restRequests;
+  private final Counter restRetries;
+  private final Counter restThrottled;
+  private final Histogram restRequestDuration;
+
+  public FetcherMetrics() {
+    this(new PrometheusRegistry());
+  }
+
+  public FetcherMetrics(PrometheusRegistry registry) {
+    this.registry = registry;
+    snapshots =
+        Counter.builder()
+            .name(MetricNames.SNAPSHOTS)
+            .help("Snapshots closed with an end (complete) and dump ticks that failed before one")
+            .labelNames("store", "status")
+            .register(registry);
+    snapshotRows =
+        Counter.builder()
+            .name(MetricNames.SNAPSHOT_ROWS)
+            .help("Row frames landed (acknowledged); a refused row counts as its oversize stub")
+            .labelNames("store")
+            .register(registry);
+    snapshotStubs =
+        Counter.builder()
+            .name(MetricNames.SNAPSHOT_ROWS_OVERSIZE)
+            .help("Oversize stubs emitted")
+            .labelNames("store")
+            .register(registry);
+    records =
+        Counter.builder()
+            .name(MetricNames.RECORDS)
+            .help("Frames and tail records landed")
+            .labelNames("source", "topic")
+            .register(registry);
+    filtered =
+        Counter.builder()
+            .name(MetricNames.RECORDS_FILTERED)
+            .help("Rows the filter dropped, evaluation errors included")
+            .labelNames("source")
+            .register(registry);
+    deadLetters =
+        Counter.builder()
+            .name(MetricNames.DLQ)
+            .help("Entries written to the dead-letter queue")
+            .labelNames("source", "reason")
+            .register(registry);
+    tickDuration =
+        Histogram.builder()
+            .name(MetricNames.TICK_DURATION)
+            .help("Duration of one unit's tick")
+            .labelNames("source")
+            .classicUpperBounds(0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900)
+            .register(registry);
+    checkpointCommits =
+        Counter.builder()
+            .name(MetricNames.CHECKPOINT_COMMITS)
+            .help("Checkpoints committed")
+            .labelNames("source")
+            .register(registry);
+    tickFailures =
+        Counter.builder()
+            .name(MetricNames.TICK_FAILURES)
+            .help("Unit ticks that failed")
+            .labelNames("source")
+            .register(registry);
+    filesSkipped =
+        Counter.builder()
+            .name(MetricNames.FILES_SKIPPED)
+            .help("Files a dump passed over, once per tick each")
+            .labelNames("source", "reason")
+            .register(registry);
+    restPages =
+        Counter.builder()
+            .name(MetricNames.REST_PAGES)
+            .help("Pages a REST unit fetched")
+            .labelNames("source")
+            .register(registry);
+    restRequests =
+        Counter.builder()
+            .name(MetricNames.REST_REQUESTS)
+            .help("HTTP requests a REST unit sent, retries included, by status class")
+            .labelNames("source", "status_class")
+            .register(registry);
+    restRetries =
+        Counter.builder()
+            .name(MetricNames.REST_RETRIES)
+            .help("Requests a REST unit tried again")
+            .labelNames("source")
+            .register(registry);
+    restThrottled =
+        Counter.builder()
+            .name(MetricNames.REST_THROTTLED)
+            .help("429 answers a REST unit received")
+            .labelNames("source")
+            .register(registry);
+    restRequestDuration =
+        Histogram.builder()
+            .name(MetricNames.REST_REQUEST_DURATION)
+            .help("How long a REST request took until its response started")
+            .labelNames("source")
+            .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+            .register(registry);
+  }
+
+  /**
+   * A source's own counters (the REST family's pages, requests, retries, throttles); a name this
+   * build does not register is ignored, so a newer source cannot fail a tick on its metrics.
+   */
+  @Override
+  public void increment(String name, String source, Map<String, String> labels) {
+    switch (name) {
+      case MetricNames.REST_PAGES -> restPages.labelValues(source).inc();
+      case MetricNames.REST_REQUESTS ->
+          restRequests.labelValues(source, labels.getOrDefault("status_class", "error")).inc();
+      case MetricNames.REST_RETRIES -> restRetries.labelValues(source).inc();
+      case MetricNames.REST_THROTTLED -> restThrottled.labelValues(source).inc();
+      default -> {
+        // Not registered by this build.
+      }
+    }
+  }
+
+  @Override
+  public void observeSeconds(String name, String source, double seconds) {
+    if (name.equals(MetricNames.REST_REQUEST_DURATION)) {
+      restRequestDuration.labelValues(source).observe(seconds);
+    }
+  }
+
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public void snapshotCompleted(String store) {
+    snapshots.labelValues(store, "complete").inc();
+  }
+
+  @Override
+  public void snapshotAborted(String store) {
+    snapshots.labelValues(store, "aborted").inc();
+  }
+
+  @Override
+  public void rowFrames(String store, long count) {
+    snapshotRows.labelValues(store).inc(count);
+  }
+
+  @Override
+  public void oversizeStub(String store) {
+    snapshotStubs.labelValues(store).inc();
+  }
+
+  @Override
+  public void landed(String source, String topic, long count) {
+    records.labelValues(source, topic).inc(count);
+  }
+
+  @Override
+  public RowCounters rowCounters(String store) {
+    CounterDataPoint filteredOut = filtered.labelValues(store);
+    return filteredOut::inc;
+  }
+
+  /** {@code reason} is a fixed word ({@code oversize}, {@code refused}), not the entry's text. */
+  @Override
+  public void deadLettered(String source, String reason) {
+    deadLetters.labelValues(source, reason).inc();
+  }
+
+  @Override
+  public void tickTook(String source, double seconds) {
+    tickDuration.labelValues(source).observe(seconds);
+  }
+
+  @Override
+  public void checkpointCommitted(String source) {
+    checkpointCommits.labelValues(source).inc();
+  }
+
+  @Override
+  public void tickFailed(String source) {
+    tickFailures.labelValues(source).inc();
+  }
+
+  /** {@code reason} is a fixed word ({@code vanished}, {@code bad_file}, ...), not a message. */
+  @Override
+  public void fileSkipped(String source, String reason) {
+    filesSkipped.labelValues(source, reason).inc();
+  }
+
+  /** The current value of a counter, for tests and for the once-run summary. */
+  public double counterValue(String name, String... labelValues) {
+    return switch (name) {
+      case MetricNames.SNAPSHOTS -> snapshots.labelValues(labelValues).get();
+      case MetricNames.SNAPSHOT_ROWS -> snapshotRows.labelValues(labelValues).get();
+      case MetricNames.SNAPSHOT_ROWS_OVERSIZE -> snapshotStubs.labelValues(labelValues).get();
+      case MetricNames.RECORDS -> records.labelValues(labelValues).get();
+      case MetricNames.RECORDS_FILTERED -> filtered.labelValues(labelValues).get();
+      case MetricNames.DLQ -> deadLetters.labelValues(labelValues).get();
+      case MetricNames.CHECKPOINT_COMMITS -> checkpointCommits.labelValues(labelValues).get();
+      case MetricNames.TICK_FAILURES -> tickFailures.labelValues(labelValues).get();
+      case MetricNames.FILES_SKIPPED -> filesSkipped.labelValues(labelValues).get();
+      default -> throw new IllegalArgumentException("no counter named " + name);
+    };
+  }
+}

@@ -1,0 +1,277 @@
+package dfe.fetcher.runtime.schedule;
+
+import dfe.fetcher.runtime.tick.BoundUnit;
+import dfe.fetcher.runtime.tick.TickOutcome;
+import dfe.fetcher.runtime.tick.UnitRunner;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs every connection's units on its interval, starting at once, with at most {@code
+ * maxConcurrentFetches} connections running at the same time. The units of one connection run one
+ * after the other, and a connection's next run starts {@code interval} after its previous one
+ * ended, so runs of one connection never overlap. A unit's failure is its own: the connection's
+ * other units and the other connections go on.
+ *
+ * <p>Stopping is bounded by the grace: {@link #requestStop} cancels every running tick at once
+ * (which ends what their sources block in), and {@link #stop} and {@link #runOnce} wait at most the
+ * grace after it. Threads are daemons, so a source that ignores cancellation cannot keep the
+ * process alive once the service has given up on it.
+ */
+public final class Scheduler implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+  private static final long WAIT_SLICE_MILLIS = 100;
+
+  private final UnitRunner runner;
+  private final Duration grace;
+  private final ScheduledThreadPoolExecutor executor;
+  private final Map<String, ScheduledFuture<?>> schedules = new ConcurrentHashMap<>();
+  private final Map<String, ReentrantLock> runs = new ConcurrentHashMap<>();
+  private final Map<String, ConnectionJob> scheduledJobs = new ConcurrentHashMap<>();
+
+  /** Jobs taken off the schedule: a run of one still going stops before its next unit. */
+  private final Set<ConnectionJob> retired =
+      Collections.newSetFromMap(Collections.synchronizedMap(new IdentityHashMap<>()));
+
+  private volatile long stopRequestedAt;
+
+  public Scheduler(UnitRunner runner, int maxConcurrentFetches, Duration grace) {
+    this.runner = runner;
+    this.grace = grace;
+    this.executor = new ScheduledThreadPoolExecutor(maxConcurrentFetches, namedThreads());
+    this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    this.executor.setRemoveOnCancelPolicy(true);
+  }
+
+  /** Schedules every job, each starting now. */
+  public void start(List<ConnectionJob> jobs) {
+    jobs.forEach(this::schedule);
+  }
+
+  /** Schedules {@code job}, starting now; its connection must not be scheduled already. */
+  public void schedule(ConnectionJob job) {
+    ScheduledFuture<?> schedule =
+        executor.scheduleWithFixedDelay(
+            () -> runScheduled(job), 0, job.interval().toMillis(), TimeUnit.MILLISECONDS);
+    if (schedules.putIfAbsent(job.connection(), schedule) != null) {
+      schedule.cancel(false);
+      throw new IllegalStateException("connection " + job.connection() + " is already scheduled");
+    }
+    scheduledJobs.put(job.connection(), job);
+    LOG.info(
+        "event=connection_scheduled connection={} units={} interval_secs={}",
+        job.connection(),
+        job.units().size(),
+        job.interval().toSeconds());
+  }
+
+  /**
+   * Takes {@code connection} off the schedule, cancels its running tick and waits up to the grace
+   * for it to end. True when it is not running any more.
+   */
+  public boolean unschedule(String connection, String reason) throws InterruptedException {
+    ScheduledFuture<?> schedule = schedules.remove(connection);
+    if (schedule != null) {
+      schedule.cancel(false);
+    }
+    ConnectionJob job = scheduledJobs.remove(connection);
+    if (job != null) {
+      // Retired before cancelled: a unit starting now either sees it or is cancelled below.
+      retired.add(job);
+    }
+    runner.cancelConnection(connection, reason);
+    ReentrantLock run = runs.computeIfAbsent(connection, c -> new ReentrantLock());
+    if (run.tryLock(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+      run.unlock();
+      return true;
+    }
+    LOG.warn(
+        "event=connection_stop_timeout connection={} grace_secs={} note=\"closing it anyway\"",
+        connection,
+        grace.toSeconds());
+    return false;
+  }
+
+  /**
+   * Runs every job once, concurrently as far as the limit allows, and returns each unit's outcome
+   * keyed by store, in job and unit order. After {@link #requestStop} it waits at most the grace; a
+   * unit still running then is reported failed.
+   */
+  public Map<String, TickOutcome> runOnce(List<ConnectionJob> jobs) throws InterruptedException {
+    List<Future<Map<String, TickOutcome>>> futures = new ArrayList<>();
+    for (ConnectionJob job : jobs) {
+      futures.add(executor.submit(() -> runConnection(job)));
+    }
+    Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      Map<String, TickOutcome> outcome = awaitRun(futures.get(i));
+      if (outcome == null) {
+        for (BoundUnit unit : jobs.get(i).units()) {
+          outcomes.putIfAbsent(
+              unit.store(),
+              new TickOutcome.Failed(
+                  "still running " + grace.toSeconds() + "s after the stop; left behind"));
+        }
+      } else {
+        outcomes.putAll(outcome);
+      }
+      // A unit a stop kept from starting (after another unit of its connection, or a connection
+      // the stop took off the queue) has an outcome too: it did not run.
+      for (BoundUnit unit : jobs.get(i).units()) {
+        outcomes.putIfAbsent(unit.store(), new TickOutcome.Stopped());
+      }
+    }
+    return outcomes;
+  }
+
+  /** The run's outcomes, or null when it did not end within the grace after a stop. */
+  private Map<String, TickOutcome> awaitRun(Future<Map<String, TickOutcome>> run)
+      throws InterruptedException {
+    while (true) {
+      long requested = stopRequestedAt;
+      if (requested != 0 && System.nanoTime() - requested > grace.toNanos()) {
+        return run.isDone() ? result(run) : null;
+      }
+      try {
+        return run.get(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        // Check for a stop and wait another slice.
+      } catch (CancellationException e) {
+        // Still queued when the stop shut the pool down: it never ran.
+        return Map.of();
+      } catch (ExecutionException e) {
+        throw unexpected(e);
+      }
+    }
+  }
+
+  private IllegalStateException unexpected(ExecutionException failure) {
+    if (failure.getCause() instanceof VirtualMachineError error) {
+      runner.halt("a connection run", error);
+    }
+    return new IllegalStateException("a connection run failed unexpectedly", failure.getCause());
+  }
+
+  private Map<String, TickOutcome> result(Future<Map<String, TickOutcome>> run)
+      throws InterruptedException {
+    try {
+      return run.get();
+    } catch (CancellationException e) {
+      return Map.of();
+    } catch (ExecutionException e) {
+      throw unexpected(e);
+    }
+  }
+
+  /**
+   * One scheduled run. Whatever escapes it would cancel the connection's schedule without a word,
+   * so it is logged here. An error of the JVM that got past the unit's containment ends the process
+   * ({@link UnitRunner#halt}): a connection is never left unscheduled with health green.
+   */
+  private void runScheduled(ConnectionJob job) {
+    try {
+      runConnection(job);
+    } catch (InterruptedException e) {
+      // Stopping while waiting for the connection's previous run: nothing ran.
+      Thread.currentThread().interrupt();
+    } catch (VirtualMachineError e) {
+      runner.halt("connection " + job.connection(), e);
+      throw e;
+    } catch (Throwable e) {
+      LOG.error(
+          "event=connection_run_failed connection={} error=\"{}\"",
+          job.connection(),
+          e.toString(),
+          e);
+    }
+  }
+
+  private Map<String, TickOutcome> runConnection(ConnectionJob job) throws InterruptedException {
+    ReentrantLock run = runs.computeIfAbsent(job.connection(), c -> new ReentrantLock());
+    run.lockInterruptibly();
+    try {
+      Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
+      for (BoundUnit unit : job.units()) {
+        if (Thread.currentThread().isInterrupted()
+            || stopRequestedAt != 0
+            || retired.contains(job)) {
+          break;
+        }
+        TickOutcome outcome = runner.runTick(unit, () -> retired.contains(job));
+        outcomes.put(unit.store(), outcome);
+        if (outcome instanceof TickOutcome.Stopped) {
+          break;
+        }
+      }
+      return outcomes;
+    } finally {
+      run.unlock();
+    }
+  }
+
+  /** Cancels every running tick and stops starting new ones; returns at once. */
+  public void requestStop() {
+    if (stopRequestedAt == 0) {
+      stopRequestedAt = System.nanoTime() | 1;
+    }
+    executor.shutdown();
+    runner.cancelAll("stopping");
+  }
+
+  /**
+   * Stops: cancels every running tick, waits half the grace for them to end, interrupts the ones
+   * left and waits the rest. False when some tick was still running at the end (they are named in
+   * the log); the caller goes on closing, and the process can exit.
+   */
+  public boolean stop() throws InterruptedException {
+    requestStop();
+    long half = grace.toMillis() / 2;
+    if (executor.awaitTermination(half, TimeUnit.MILLISECONDS)) {
+      return true;
+    }
+    executor.shutdownNow();
+    if (executor.awaitTermination(grace.toMillis() - half, TimeUnit.MILLISECONDS)) {
+      return true;
+    }
+    LOG.warn(
+        "event=stop_timeout grace_secs={} still_running={}",
+        grace.toSeconds(),
+        runner.runningStores());
+    return false;
+  }
+
+  @Override
+  public void close() {
+    requestStop();
+    executor.shutdownNow();
+  }
+
+  private static ThreadFactory namedThreads() {
+    AtomicInteger count = new AtomicInteger();
+    return task -> {
+      Thread thread = new Thread(task, "fetch-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

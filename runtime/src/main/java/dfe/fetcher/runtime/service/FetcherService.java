@@ -1,0 +1,318 @@
+package dfe.fetcher.runtime.service;
+
+import dfe.fetcher.runtime.config.ConfigLoader;
+import dfe.fetcher.runtime.config.ConnectionConfig;
+import dfe.fetcher.runtime.config.FetcherConfig;
+import dfe.fetcher.runtime.config.KafkaOutput;
+import dfe.fetcher.runtime.config.OutputType;
+import dfe.fetcher.runtime.cursor.FileCursorStore;
+import dfe.fetcher.runtime.metrics.FetcherMetrics;
+import dfe.fetcher.runtime.schedule.ConnectionJob;
+import dfe.fetcher.runtime.schedule.Scheduler;
+import dfe.fetcher.runtime.tick.RowFilterStage;
+import dfe.fetcher.runtime.tick.TickContext;
+import dfe.fetcher.runtime.tick.TickOutcome;
+import dfe.fetcher.runtime.tick.UnitRunner;
+import dfe.fetcher.runtime.transport.FileTransport;
+import dfe.fetcher.runtime.transport.KafkaTransport;
+import dfe.fetcher.runtime.transport.Transport;
+import dfe.fetcher.source.SourceRuntime;
+import dfe.fetcher.source.config.ConfigException;
+import dfe.fetcher.source.config.Secret;
+import dfe.fetcher.source.config.SecretUnavailableException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running fetcher: the configuration wired into units, a transport, a cursor store, metrics and
+ * a scheduler. {@link #runOnce} runs every enabled unit one time; {@link #start} serves until
+ * {@link #stop}. {@link #reload} takes a new configuration's filters without a restart.
+ */
+public final class FetcherService implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FetcherService.class);
+
+  private final FetcherConfig config;
+  private volatile FetcherConfig current;
+  private final Transport transport;
+  private final FetcherMetrics metrics;
+  private final SourceRuntime runtime;
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final Map<String, Wired> wired = new LinkedHashMap<>();
+  private final Scheduler scheduler;
+  private volatile boolean started;
+
+  /** One enabled connection as it runs: its job, its filter, and what it opened. */
+  private record Wired(
+      ConnectionConfig connection,
+      ConnectionJob job,
+      AtomicReference<RowFilterStage> filter,
+      ConnectionUnits opened) {}
+
+  private FetcherService(FetcherConfig config, Transport transport, Clock clock) {
+    this.config = config;
+    this.current = config;
+    this.transport = transport;
+    this.metrics = new FetcherMetrics();
+    this.runtime = new SourceRuntime(clock, config.oversize(), metrics);
+    TickContext context =
+        TickContext.of(
+            config,
+            transport,
+            new FileCursorStore(config.cursor().directory(), clock),
+            metrics,
+            clock,
+            stopping::get);
+    this.scheduler =
+        new Scheduler(
+            new UnitRunner(context),
+            config.scheduler().maxConcurrentFetches(),
+            config.scheduler().stopGrace());
+    for (ConnectionConfig connection : config.connections()) {
+      if (connection.enabled()) {
+        wired.put(connection.id(), wire(config, connection, filterOf(connection)));
+      }
+    }
+  }
+
+  /**
+   * Wires {@code config}.
+   *
+   * @throws IllegalArgumentException when the configuration asks for something this build cannot do
+   *     yet (the Kafka transport)
+   */
+  public static FetcherService create(FetcherConfig config, Clock clock) {
+    return new FetcherService(config, transportOf(config), clock);
+  }
+
+  /**
+   * The transport {@code output.type} names.
+   *
+   * @throws IllegalArgumentException when a Kafka property's secret cannot be read or the producer
+   *     refuses a property (the message names the property and where its value was to come from,
+   *     never the value)
+   */
+  static Transport transportOf(FetcherConfig config) {
+    return switch (config.output().type()) {
+      case FILE -> new FileTransport(config.output().fileDirectory());
+      case KAFKA -> {
+        KafkaOutput kafka = config.output().kafka();
+        Map<String, String> properties = checkedKafkaProperties(config);
+        LOG.info(
+            "event=kafka_output bootstrap_servers={} properties={} create_topics={}",
+            kafka.bootstrapServers(),
+            properties.keySet(),
+            kafka.createTopics());
+        yield new KafkaTransport(
+            kafka.bootstrapServers(),
+            properties,
+            config.oversize().maxRecordBytes(),
+            new KafkaTransport.TopicCreation(
+                kafka.createTopics(), kafka.partitions(), kafka.replicationFactor()));
+      }
+    };
+  }
+
+  /**
+   * Checks what {@link #create} would refuse of the output without opening it: every Kafka
+   * property's secret is readable now and the producer accepts every property. {@code config-check}
+   * runs it, so a configuration it passes does not fail at start.
+   *
+   * @throws IllegalArgumentException naming the property at fault, never its value
+   */
+  public static void checkOutput(FetcherConfig config) {
+    if (config.output().type() == OutputType.KAFKA) {
+      checkedKafkaProperties(config);
+    }
+  }
+
+  /** The Kafka properties with their secrets revealed, accepted by the producer's config. */
+  private static Map<String, String> checkedKafkaProperties(FetcherConfig config) {
+    KafkaOutput kafka = config.output().kafka();
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (Map.Entry<String, Secret> property : kafka.properties().entrySet()) {
+      try {
+        properties.put(property.getKey(), property.getValue().reveal());
+      } catch (SecretUnavailableException e) {
+        throw new IllegalArgumentException(
+            "output.kafka.properties." + property.getKey() + ": " + e.getMessage(), e);
+      }
+    }
+    try {
+      KafkaTransport.producerSettings(
+          kafka.bootstrapServers(), properties, config.oversize().maxRecordBytes());
+    } catch (KafkaException e) {
+      // Kafka's message quotes the value, which may be a secret: name the property only.
+      String message = String.valueOf(e.getMessage());
+      String property =
+          properties.keySet().stream()
+              .filter(message::contains)
+              .findFirst()
+              .map(name -> "output.kafka.properties." + name)
+              .orElse("output.kafka.properties");
+      throw new IllegalArgumentException(
+          property
+              + ": not accepted by the Kafka producer ("
+              + e.getClass().getSimpleName()
+              + "); check its name and value",
+          e);
+    }
+    return properties;
+  }
+
+  /** Loads and checks a configuration, CEL filters included, reporting every problem at once. */
+  public static FetcherConfig loadConfig(Path file, Map<String, String> environment)
+      throws ConfigException {
+    return ConfigLoader.load(file, environment, FilterStages.COMPILER);
+  }
+
+  public FetcherMetrics metrics() {
+    return metrics;
+  }
+
+  /** Runs every enabled unit once; the outcome of each, keyed by store. */
+  public Map<String, TickOutcome> runOnce() throws InterruptedException {
+    return scheduler.runOnce(jobs());
+  }
+
+  private synchronized List<ConnectionJob> jobs() {
+    return wired.values().stream().map(Wired::job).toList();
+  }
+
+  /**
+   * Starts every connection's schedule. Returns at once. The standalone command serves metrics and
+   * health beside it ({@link #metrics}, {@link #isReady}).
+   */
+  public synchronized void start() {
+    started = true;
+    scheduler.start(jobs());
+  }
+
+  /** Ready while the service is not stopping and its transport is reachable. */
+  public boolean isReady() {
+    return !stopping.get() && transport.isReady();
+  }
+
+  /**
+   * Takes {@code newer}'s connections. An unchanged connection keeps running and takes the new
+   * filter from its next tick; a connection whose settings changed is taken off the schedule, its
+   * running tick cancelled (waiting up to the stop grace), its resources closed, and it is opened
+   * and scheduled again as configured now; a removed or disabled one is stopped and closed; a new
+   * one is scheduled. Settings outside {@code sources} need a restart, and a change to them is
+   * logged.
+   */
+  public synchronized void reload(FetcherConfig newer) throws InterruptedException {
+    Map<String, ConnectionConfig> wanted = new LinkedHashMap<>();
+    for (ConnectionConfig connection : newer.connections()) {
+      if (connection.enabled()) {
+        wanted.put(connection.id(), connection);
+      }
+    }
+    int replaced = 0;
+    for (Wired running : List.copyOf(wired.values())) {
+      ConnectionConfig next = wanted.get(running.connection().id());
+      if (next != null && sameButFilter(running.connection(), next)) {
+        running.filter().set(filterOf(next));
+        continue;
+      }
+      scheduler.unschedule(running.connection().id(), "reload");
+      running.opened().close();
+      wired.remove(running.connection().id());
+      replaced++;
+      LOG.info(
+          "event=connection_stopped connection={} why={}",
+          running.connection().id(),
+          next == null ? "removed_or_disabled" : "changed");
+    }
+    for (ConnectionConfig connection : wanted.values()) {
+      if (!wired.containsKey(connection.id())) {
+        // Settings outside sources (instance id, topic suffix, scheduler defaults) stay as
+        // started: a reload does not move a connection's cursor key or topics.
+        Wired added = wire(config, connection, filterOf(connection));
+        wired.put(connection.id(), added);
+        if (started) {
+          scheduler.schedule(added.job());
+        }
+      }
+    }
+    if (!outsideSources(newer).equals(outsideSources(current))) {
+      LOG.warn("event=config_reload_partial note=\"settings outside sources need a restart\"");
+    }
+    current = newer;
+    LOG.info(
+        "event=config_reloaded connections={} replaced_or_removed={}", wanted.size(), replaced);
+  }
+
+  /**
+   * Asks every running tick to stop taking rows, without waiting: open dumps are left without an
+   * end and checkpoints already committed stay. Safe to call from a signal handler.
+   */
+  public void requestStop() {
+    stopping.set(true);
+    scheduler.requestStop();
+  }
+
+  /**
+   * Stops taking rows and cancels what every source blocks in; open dumps are left without an end.
+   * Waits at most {@code scheduler.stop_grace_secs} for running ticks to end; false when some did
+   * not (they are logged, and the process may exit under them).
+   */
+  public boolean stop() throws InterruptedException {
+    stopping.set(true);
+    return scheduler.stop();
+  }
+
+  @Override
+  public void close() {
+    stopping.set(true);
+    scheduler.close();
+    synchronized (this) {
+      wired.values().forEach(running -> running.opened().close());
+    }
+    transport.close();
+  }
+
+  private Wired wire(
+      FetcherConfig config, ConnectionConfig connection, RowFilterStage initialFilter) {
+    AtomicReference<RowFilterStage> filter = new AtomicReference<>(initialFilter);
+    ConnectionUnits units =
+        ConnectionUnits.wire(config, connection, runtime, filter::get, store -> true);
+    return new Wired(
+        connection,
+        new ConnectionJob(connection.id(), config.intervalOf(connection), units.units()),
+        filter,
+        units);
+  }
+
+  private static RowFilterStage filterOf(ConnectionConfig connection) {
+    return ConnectionUnits.filterOf(connection);
+  }
+
+  private static boolean sameButFilter(ConnectionConfig running, ConnectionConfig next) {
+    return running.withFilter(Optional.empty()).equals(next.withFilter(Optional.empty()));
+  }
+
+  /** Everything a reload cannot change without a restart. */
+  private static FetcherConfig outsideSources(FetcherConfig config) {
+    return new FetcherConfig(
+        config.instanceId(),
+        config.scheduler(),
+        config.output(),
+        config.dlq(),
+        config.oversize(),
+        config.cursor(),
+        config.metrics(),
+        config.batch(),
+        List.of(),
+        config.configFile());
+  }
+}

@@ -1,0 +1,203 @@
+package dfe.fetcher.runtime.tick;
+
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.SourceException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs ticks of units: loads the unit's checkpoint, lets its source read past it into a fresh
+ * {@link UnitTick}, and turns whatever happens into a {@link TickOutcome}. A failure is logged with
+ * the unit, the place the source named, and the open snapshot; it never escapes, so the caller goes
+ * on with its other units.
+ *
+ * <p>An {@link OutOfMemoryError} in a tick is that unit's failure too: the tick's memory is
+ * released as its stack unwinds, the unit is reported failed and counted, and it is retried on its
+ * interval. An error of the JVM that cannot be contained (any other {@link VirtualMachineError} but
+ * a stack overflow, or a second out-of-memory error while the first is handled) goes to {@link
+ * ProcessHalt}: the process ends non-zero rather than go on with a unit that silently stopped.
+ *
+ * <p>Each tick gets a {@link Cancellation}; {@link #cancelAll} and {@link #cancelConnection} cancel
+ * the running ones (a stop, a reload), which ends whatever their sources block in. A checkpoint of
+ * another kind than the unit commits is reported once and treated as none.
+ */
+public final class UnitRunner {
+
+  private static final Logger LOG = LoggerFactory.getLogger(UnitRunner.class);
+
+  private final TickContext context;
+  private final ProcessHalt halt;
+  private final Map<BoundUnit, Cancellation> running = new ConcurrentHashMap<>();
+  private final Map<String, String> reportedCheckpoints = new ConcurrentHashMap<>();
+
+  public UnitRunner(TickContext context) {
+    this(context, ProcessHalt.JVM);
+  }
+
+  /** A runner that ends the process through {@code halt}; tests pass one that records. */
+  public UnitRunner(TickContext context, ProcessHalt halt) {
+    this.context = context;
+    this.halt = halt;
+  }
+
+  public TickOutcome runTick(BoundUnit unit) {
+    return runTick(unit, () -> false);
+  }
+
+  /**
+   * One tick of {@code unit}; {@code retired} says whether its connection was taken off the
+   * schedule meanwhile (a reload), read once the tick is registered, so a reload either finds the
+   * tick running and cancels it, or the tick sees the reload and cancels itself.
+   */
+  public TickOutcome runTick(BoundUnit unit, BooleanSupplier retired) {
+    long started = System.nanoTime();
+    Cancellation cancellation = new Cancellation();
+    UnitTick tick = new UnitTick(context, unit, cancellation);
+    running.put(unit, cancellation);
+    try {
+      if (context.stopping().getAsBoolean()) {
+        cancellation.cancel("stopping");
+      } else if (retired.getAsBoolean()) {
+        cancellation.cancel("reload");
+      }
+      Optional<Mark> checkpoint = checkpointOf(unit);
+      unit.source().read(checkpoint, tick, cancellation);
+      TickOutcome done = tick.finish();
+      if (done instanceof TickOutcome.Failed failed) {
+        context.metrics().tickFailed(unit.store());
+        LOG.error("event=tick_failed unit={} error=\"{}\"", unit.store(), failed.reason());
+      } else if (done instanceof TickOutcome.Succeeded succeeded) {
+        LOG.info(
+            "event=tick_done unit={} parts={} records={} seconds={}",
+            unit.store(),
+            succeeded.partsCompleted(),
+            succeeded.recordsLanded(),
+            seconds(started));
+      }
+      return done;
+    } catch (StoppingException e) {
+      return stopped(unit, tick);
+    } catch (InterruptedException e) {
+      if (!cancellation.isCancelled()) {
+        Thread.currentThread().interrupt();
+      }
+      return stopped(unit, tick);
+    } catch (SourceException | RuntimeException | LinkageError | StackOverflowError e) {
+      if (cancellation.isCancelled()) {
+        // A source whose blocking call was cancelled under it may fail in its own words.
+        return stopped(unit, tick);
+      }
+      // A decoder class that fails to load or a runaway recursion is this unit's failure, not
+      // the scheduler's: the connection's other units and later ticks still run.
+      String where =
+          tick.openSeq().isPresent()
+              ? " (open snapshot at seq " + tick.openSeq().getAsLong() + ", left without an end)"
+              : "";
+      tick.abort();
+      context.metrics().tickFailed(unit.store());
+      boolean expected = e instanceof SourceException || e instanceof LandingFailedException;
+      String reason = expected ? e.getMessage() : "unexpected failure: " + e;
+      LOG.error("event=tick_failed unit={} error=\"{}{}\"", unit.store(), reason, where);
+      if (!expected) {
+        LOG.debug("event=tick_failed_trace unit={}", unit.store(), e);
+      }
+      return new TickOutcome.Failed(reason + where);
+    } catch (OutOfMemoryError e) {
+      return outOfMemory(unit, tick, e);
+    } catch (VirtualMachineError e) {
+      halt.halt("unit " + unit.store(), e);
+      throw e;
+    } finally {
+      running.remove(unit);
+      context.metrics().tickTook(unit.store(), seconds(started));
+    }
+  }
+
+  /**
+   * Ends the process on an error of the JVM that escaped a tick's containment; {@code where} names
+   * the connection or unit.
+   */
+  public void halt(String where, VirtualMachineError error) {
+    halt.halt(where, error);
+  }
+
+  private TickOutcome outOfMemory(BoundUnit unit, UnitTick tick, OutOfMemoryError error) {
+    try {
+      String where =
+          tick.openSeq().isPresent()
+              ? " (open snapshot at seq " + tick.openSeq().getAsLong() + ", left without an end)"
+              : "";
+      tick.abort();
+      context.metrics().tickFailed(unit.store());
+      String reason = "out of memory (" + error.getMessage() + "); retried on the unit's interval";
+      LOG.error("event=tick_failed unit={} error=\"{}{}\"", unit.store(), reason, where);
+      return new TickOutcome.Failed(reason + where);
+    } catch (VirtualMachineError again) {
+      halt.halt("unit " + unit.store(), again);
+      throw again;
+    }
+  }
+
+  /** Cancels every running tick: the service is stopping. */
+  public void cancelAll(String reason) {
+    running.values().forEach(cancellation -> cancellation.cancel(reason));
+  }
+
+  /** Cancels the running ticks of {@code connection}: it is being reloaded or removed. */
+  public void cancelConnection(String connection, String reason) {
+    running.forEach(
+        (unit, cancellation) -> {
+          if (unit.spec().connection().equals(connection)) {
+            cancellation.cancel(reason);
+          }
+        });
+  }
+
+  /** The stores of the ticks running now, for a stop that overran its grace. */
+  public List<String> runningStores() {
+    return running.keySet().stream().map(BoundUnit::store).sorted().toList();
+  }
+
+  private Optional<Mark> checkpointOf(BoundUnit unit) {
+    if (unit.markKind().isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Mark> loaded = context.cursors().load(unit.cursorKey());
+    if (loaded.isPresent() && loaded.get().kind() != unit.markKind().get()) {
+      String problem =
+          "a "
+              + loaded.get().kind().wireName()
+              + " checkpoint, not "
+              + unit.markKind().get().wireName();
+      if (!problem.equals(reportedCheckpoints.put(unit.cursorKey(), problem))) {
+        LOG.warn(
+            "event=checkpoint_of_another_kind unit={} key={} found={} expected={}"
+                + " action=start_over",
+            unit.store(),
+            unit.cursorKey(),
+            loaded.get().kind().wireName(),
+            unit.markKind().get().wireName());
+      }
+      return Optional.empty();
+    }
+    reportedCheckpoints.remove(unit.cursorKey());
+    return loaded;
+  }
+
+  private TickOutcome stopped(BoundUnit unit, UnitTick tick) {
+    boolean open = tick.openSeq().isPresent();
+    tick.abort();
+    LOG.info("event=tick_stopped unit={} open_dump_left_without_end={}", unit.store(), open);
+    return new TickOutcome.Stopped();
+  }
+
+  private static double seconds(long startedNanos) {
+    return (System.nanoTime() - startedNanos) / 1e9;
+  }
+}

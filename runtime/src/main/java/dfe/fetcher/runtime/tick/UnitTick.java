@@ -1,0 +1,292 @@
+package dfe.fetcher.runtime.tick;
+
+import dfe.fetcher.core.checkpoint.CursorStore.CheckpointException;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.Row;
+import dfe.fetcher.core.row.RowKey;
+import dfe.fetcher.core.row.RowSink;
+import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.runtime.transport.OutboundRecord;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One tick of one unit: the sink its source pushes into, wiring the stages together and checking
+ * that the source keeps the {@link RowSink} contract.
+ *
+ * <p>A dump row goes envelope ({@link EnvelopeStage}: seq, oversize stub, filter give-back) →
+ * enrichment ({@link EnrichmentStage}) → acknowledgement ({@link AcknowledgementPipeline}); a
+ * stub's DLQ copy and every refused record go through {@link DeadLetterRouter}. a tail row skips
+ * the envelope: oversize → DLQ and skipped, filter on the record, enrichment, acknowledgement. A
+ * part's end frame is sent only once every frame before it was acknowledged; the part counts
+ * complete, and its position is committed, only after the end was acknowledged. Any failure
+ * propagates out of the sink methods; the runner then calls {@link #abort()}. What the source
+ * passes over is logged ({@code event=file_skipped}) and counted in {@code
+ * dfe_fetcher_files_skipped_total}; a part it skips as bad also gets a DLQ entry whose payload is
+ * the place (the file's path).
+ */
+final class UnitTick implements RowSink {
+
+  private static final Logger LOG = LoggerFactory.getLogger(UnitTick.class);
+
+  /** How long one wait for an acknowledgement lasts before the tick checks for stop again. */
+  static final Duration WAIT_SLICE = Duration.ofMillis(100);
+
+  private final TickContext context;
+  private final BoundUnit unit;
+  private final BooleanSupplier ending;
+  private final RowFilterStage filter;
+  private final EnvelopeStage envelope;
+  private final EnrichmentStage enrichment;
+  private final DeadLetterRouter deadLetters;
+  private final AcknowledgementPipeline pipeline;
+  private final TickMetrics.RowCounters rowCounters;
+  private final List<String> abortedParts = new ArrayList<>();
+  private long partsCompleted;
+
+  /**
+   * @param cancellation the tick's own: a reload cancels it without stopping the service, and the
+   *     tick then takes no more rows and waits no longer, as on a stop
+   */
+  UnitTick(TickContext context, BoundUnit unit, Cancellation cancellation) {
+    this.context = context;
+    this.unit = unit;
+    this.ending = () -> context.stopping().getAsBoolean() || cancellation.isCancelled();
+    this.filter = unit.filter().get();
+    this.rowCounters = context.metrics().rowCounters(unit.store());
+    Optional<RowKey> rowKey = unit.rowKey();
+    this.envelope =
+        new EnvelopeStage(
+            unit.store(), context.clock(), context.ids(), context.oversize(), filter, rowKey);
+    this.enrichment =
+        new EnrichmentStage(unit.topic(), unit.sourceName(), unit.store(), context.clock(), rowKey);
+    this.deadLetters =
+        new DeadLetterRouter(
+            unit.store(),
+            context.deadLetters(),
+            context.oversize(),
+            context.metrics(),
+            envelope,
+            enrichment,
+            context.clock());
+    this.pipeline =
+        new AcknowledgementPipeline(
+            unit.store(),
+            context.transport(),
+            context.batchLimits(),
+            context.clock(),
+            ending,
+            WAIT_SLICE,
+            this::commit,
+            deadLetters,
+            (topic, count) -> context.metrics().landed(unit.store(), topic, count),
+            count -> context.metrics().rowFrames(unit.store(), count));
+  }
+
+  @Override
+  public void beginPart(OptionalLong total) throws InterruptedException {
+    checkNotStopping();
+    if (unit.spec().shape() != Shape.DUMP) {
+      throw new IllegalStateException(
+          "unit " + unit.store() + " is a tail but its source began a dump part");
+    }
+    // What was sent since the last part ended (a bad file's dead letter) ends a part of its own,
+    // so a transactional runtime cannot abort it with the part beginning now.
+    pipeline.closeOpenPart();
+    EnvelopeStage.Enveloped begin = envelope.begin(total);
+    pipeline.add(enrichment.frame(begin.frame(), context.clock().millis()));
+  }
+
+  @Override
+  public void row(Row row) throws InterruptedException {
+    checkNotStopping();
+    if (unit.spec().shape() == Shape.DUMP) {
+      dumpRow(row);
+    } else {
+      tailRow(row);
+    }
+  }
+
+  private void dumpRow(Row row) throws InterruptedException {
+    if (row.mark().isPresent()) {
+      throw new IllegalStateException(
+          "unit " + unit.store() + ": a dump row carries a mark; a dump's position is its part's");
+    }
+    if (!envelope.isOpen()) {
+      beginPart(OptionalLong.empty());
+    }
+    Optional<EnvelopeStage.Enveloped> enveloped = envelope.row(row.content());
+    if (enveloped.isEmpty()) {
+      rowCounters.filteredOut();
+      return;
+    }
+    EnvelopeStage.Enveloped frame = enveloped.get();
+    OutboundRecord message = enrichment.frame(frame.frame(), row.fetchedAtMillis());
+    if (frame.deadLetter().isPresent()) {
+      sendDeadLetter(frame.deadLetter().get());
+      context.metrics().oversizeStub(unit.store());
+      pipeline.add(message);
+    } else {
+      pipeline.addRowFrame(message);
+    }
+  }
+
+  private void tailRow(Row row) throws InterruptedException {
+    row.mark().ifPresent(pipeline::markAfterAdded);
+    Optional<Row.NotKept> tooLong = row.content().oversize(context.oversize(), Optional.empty());
+    if (tooLong.isPresent()) {
+      sendDeadLetter(
+          new DeadLetter(
+              context.oversize().reason(tooLong.get().bytes()),
+              OptionalLong.empty(),
+              tooLong.get().dlqCopy(),
+              "oversize"));
+      return;
+    }
+    if (!filter.keep(row.record().bytes())) {
+      rowCounters.filteredOut();
+      return;
+    }
+    pipeline.add(enrichment.record(row.record(), row.fetchedAtMillis()));
+  }
+
+  private void sendDeadLetter(DeadLetter letter) throws InterruptedException {
+    Optional<OutboundRecord> entry = deadLetters.entry(letter, enrichment.topic());
+    if (entry.isPresent()) {
+      pipeline.add(entry.get());
+    }
+  }
+
+  @Override
+  public void endPart(Optional<Mark> position) throws InterruptedException {
+    checkNotStopping();
+    if (!envelope.isOpen()) {
+      beginPart(OptionalLong.empty());
+    }
+    // Everything before the end must be acknowledged before the end is sent: a batch that fails
+    // in the background must never be followed by an end that lands.
+    pipeline.awaitAll();
+    EnvelopeStage.Enveloped end = envelope.end();
+    // The mark and the part's end go with the batch that holds the end frame, whether or not the
+    // frame fills it: a runtime that keeps marks on records (Connect) puts the mark on the end.
+    position.ifPresent(pipeline::markAfterAdded);
+    pipeline.endsPart();
+    pipeline.add(enrichment.frame(end.frame(), context.clock().millis()));
+    pipeline.awaitAll();
+    partsCompleted++;
+    context.metrics().snapshotCompleted(unit.store());
+  }
+
+  @Override
+  public void abortPart(String reason) throws InterruptedException {
+    checkNotStopping();
+    if (envelope.abandon()) {
+      context.metrics().snapshotAborted(unit.store());
+      pipeline.abandonPart();
+    }
+    abortedParts.add(reason);
+  }
+
+  @Override
+  public void skipPart(String place, String reason) throws InterruptedException {
+    checkNotStopping();
+    if (envelope.abandon()) {
+      context.metrics().snapshotAborted(unit.store());
+      pipeline.abandonPart();
+    }
+    LOG.warn(
+        "event=file_skipped unit={} file={} reason=bad_file detail=\"{}\"",
+        unit.store(),
+        place,
+        reason);
+    context.metrics().fileSkipped(unit.store(), "bad_file");
+    sendDeadLetter(
+        new DeadLetter(
+            "bad file skipped: " + reason,
+            OptionalLong.empty(),
+            place.getBytes(StandardCharsets.UTF_8),
+            "bad_file"));
+  }
+
+  @Override
+  public void skipped(String place, String reason) {
+    if (reason.equals("not_settled")) {
+      LOG.info("event=file_skipped unit={} file={} reason={}", unit.store(), place, reason);
+    } else {
+      LOG.warn("event=file_skipped unit={} file={} reason={}", unit.store(), place, reason);
+    }
+    context.metrics().fileSkipped(unit.store(), reason);
+  }
+
+  @Override
+  public void advance(Mark mark) throws InterruptedException {
+    checkNotStopping();
+    if (envelope.isOpen()) {
+      // Committing a position past a part without its end would skip that part for good.
+      throw new IllegalStateException(
+          "unit " + unit.store() + ": the source advanced while a dump part was open");
+    }
+    pipeline.markAfterAdded(mark);
+    pipeline.endsPart();
+    pipeline.awaitAll();
+  }
+
+  /**
+   * The source returned normally: land what is buffered and commit the last mark. The tick failed
+   * when the source aborted a part on purpose.
+   */
+  TickOutcome finish() throws InterruptedException {
+    if (envelope.isOpen()) {
+      throw new IllegalStateException(
+          "unit " + unit.store() + ": the source returned with a dump part open");
+    }
+    pipeline.endsPart();
+    pipeline.awaitAll();
+    if (!abortedParts.isEmpty()) {
+      String more =
+          abortedParts.size() == 1 ? "" : " (and " + (abortedParts.size() - 1) + " more parts)";
+      return new TickOutcome.Failed("aborted: " + abortedParts.get(0) + more);
+    }
+    return new TickOutcome.Succeeded(partsCompleted, pipeline.recordsLanded());
+  }
+
+  /**
+   * The tick failed or is stopping: drop what was not sent (an open dump gets no end) and count the
+   * open dump as aborted. Batches already in flight may still land; their marks are not committed.
+   */
+  void abort() {
+    pipeline.abort();
+    if (envelope.abandon()) {
+      context.metrics().snapshotAborted(unit.store());
+    }
+  }
+
+  /** The seq the open dump would give its next row, for error messages. */
+  OptionalLong openSeq() {
+    return envelope.nextSeq();
+  }
+
+  private void commit(Mark mark) {
+    try {
+      context.cursors().commit(unit.cursorKey(), mark);
+      context.metrics().checkpointCommitted(unit.store());
+    } catch (CheckpointException e) {
+      throw new LandingFailedException(
+          "unit " + unit.store() + ": checkpoint not committed: " + e.getMessage(), e);
+    }
+  }
+
+  private void checkNotStopping() {
+    if (ending.getAsBoolean()) {
+      throw new StoppingException();
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dfe.fetcher.runtime.transport;
+
+import dfe.fetcher.core.row.Mark;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Lands messages on topics.
+ *
+ * <p>{@link #send} takes a batch and returns at once or after handing it over; the future completes
+ * when every record of the batch is acknowledged — durable on the file transport (written and
+ * fsynced), acknowledged by the broker on Kafka — or refused as too large (listed in the result).
+ * Any other failure completes the future exceptionally with a {@link TransportException}; the
+ * caller must then treat every record of the batch as not landed. Batches sent by one caller land
+ * in the order they were sent. Implementations are thread-safe.
+ */
+public interface Transport extends AutoCloseable {
+
+  CompletableFuture<SendResult> send(List<OutboundRecord> batch);
+
+  /**
+   * A batch of one unit's messages, with where it stands in the unit's tick: the mark that is safe
+   * once it and everything before it are acknowledged, and whether it ends a part (a dump's {@code
+   * end}, a position the source advanced to, the tick's last messages). The standalone transports
+   * only land the records; a runtime that keeps positions and transactions of its own (Kafka
+   * Connect) uses the rest. The batch may be empty when it only carries a mark or a part's end.
+   *
+   * @param store the unit's store ({@code <connection>.<unit>})
+   */
+  record UnitBatch(
+      String store, List<OutboundRecord> records, Optional<Mark> markAfter, boolean endsPart) {
+    public UnitBatch {
+      Objects.requireNonNull(store, "store");
+      records = List.copyOf(records);
+      Objects.requireNonNull(markAfter, "markAfter");
+    }
+  }
+
+  /** Lands {@code batch}'s records as {@link #send(List)} does; an empty one is acknowledged. */
+  default CompletableFuture<SendResult> send(UnitBatch batch) {
+    if (batch.records().isEmpty()) {
+      return CompletableFuture.completedFuture(SendResult.ALL_ACKNOWLEDGED);
+    }
+    return send(batch.records());
+  }
+
+  /**
+   * The unit's tick failed or stopped: what it sent since its last part ended will not be followed
+   * by an end or a mark. The standalone transports leave those records as they are (a consumer sees
+   * a dump without an end); a transactional runtime aborts them.
+   */
+  default void abandoned(String store) {}
+
+  /** Whether the destination is reachable now; drives {@code /readyz}. */
+  boolean isReady();
+
+  /** Releases what the transport holds; records already acknowledged stay landed. */
+  @Override
+  void close();
+}

@@ -1,0 +1,222 @@
+package dfe.fetcher.snapshots;
+
+import dfe.fetcher.core.change.DuplicateKeyException;
+import dfe.fetcher.core.change.KeyedRow;
+import dfe.fetcher.core.change.RowIdentity;
+import dfe.fetcher.core.change.SortedChanges;
+import dfe.fetcher.core.envelope.Frame;
+import dfe.fetcher.core.envelope.RawRecord;
+import dfe.fetcher.core.envelope.Reassembler;
+import dfe.fetcher.core.envelope.SnapshotReport;
+import dfe.fetcher.core.envelope.SnapshotStatus;
+import dfe.fetcher.snapshots.diff.SpilledRuns;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code snapshots diff}: the keys added, removed and changed between two complete snapshots. */
+@Command(
+    name = "diff",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Prints the changes from snapshot --from to snapshot --to, one JSON object per line in key"
+          + " order: {\"op\":\"add|remove|change\",\"key\":...,\"before\":...,\"after\":...}.",
+      "Memory is bounded: rows are sorted by key in runs spilled to --spill-directory and merged."
+          + " Oversize stubs are not rows and take no part; a summary line goes to stderr.",
+      "Exit 0: both snapshots complete and compared; 3: either is absent or not complete (nothing"
+          + " printed); 2: a row without the key or a key repeated, or input that was not a frame."
+    })
+final class DiffCommand implements Callable<Integer> {
+
+  @ParentCommand private SnapshotsCommand snapshots;
+
+  @Spec private CommandSpec command;
+
+  @Option(
+      names = "--key",
+      required = true,
+      paramLabel = "POINTER",
+      description = "JSON pointer of the row identity, e.g. /id; repeat for a composite key.")
+  private List<String> keys = new ArrayList<>();
+
+  @Option(
+      names = "--from",
+      required = true,
+      paramLabel = "ID",
+      description = "The earlier snapshot.")
+  private String fromId;
+
+  @Option(names = "--to", required = true, paramLabel = "ID", description = "The later snapshot.")
+  private String toId;
+
+  @Option(
+      names = "--spill-directory",
+      paramLabel = "DIR",
+      description = "Where sorted runs are written (removed afterwards). Default: java.io.tmpdir.")
+  private Path spillDirectory;
+
+  @Option(
+      names = "--run-megabytes",
+      defaultValue = "32",
+      paramLabel = "MB",
+      description =
+          "Rows of each snapshot held before a run is spilled. Default: ${DEFAULT-VALUE}.")
+  private int runMegabytes;
+
+  @Mixin private FrameSources sources;
+
+  /** A row of --from or --to without a key: reported once, the diff refused. */
+  private Optional<String> keyless = Optional.empty();
+
+  @Override
+  public Integer call() throws IOException {
+    Terminal terminal = snapshots.terminal();
+    RowIdentity identity;
+    try {
+      identity = RowIdentity.of(keys);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(command.commandLine(), "--key: " + e.getMessage());
+    }
+    Path directory =
+        Files.createTempDirectory(
+            spillDirectory != null ? spillDirectory : Path.of(System.getProperty("java.io.tmpdir")),
+            "dfe-fetcher-diff-");
+    try {
+      long budget = (long) runMegabytes << 20;
+      SpilledRuns before = new SpilledRuns(directory, "from", budget);
+      SpilledRuns after = new SpilledRuns(directory, "to", budget);
+      Reassembler reassembler = Reassembler.verifyOnly();
+      FrameInput input =
+          new FrameInput(
+              frame -> {
+                reassembler.accept(frame);
+                String id = frame.head().snapshotId();
+                if (frame instanceof Frame.Row row && keyless.isEmpty()) {
+                  if (id.equals(fromId)) {
+                    spill(identity, row, before);
+                  } else if (id.equals(toId)) {
+                    spill(identity, row, after);
+                  }
+                }
+              },
+              terminal.in(),
+              terminal.err());
+      sources.readInto(input);
+      boolean complete =
+          complete(reassembler, fromId, terminal) & complete(reassembler, toId, terminal);
+      if (!complete) {
+        return SnapshotsCommand.NOT_COMPLETE;
+      }
+      if (keyless.isPresent()) {
+        terminal.err().println(keyless.get());
+        return SnapshotsCommand.INVALID_INPUT;
+      }
+      PrintStream out = terminal.out();
+      SortedChanges.Counts counts;
+      try {
+        counts =
+            SortedChanges.between(
+                before.sorted(),
+                after.sorted(),
+                event -> {
+                  byte[] json = event.toJson();
+                  out.write(json, 0, json.length);
+                  out.write('\n');
+                });
+      } catch (DuplicateKeyException e) {
+        out.flush();
+        terminal.err().println("snapshots diff: " + e.getMessage());
+        return SnapshotsCommand.INVALID_INPUT;
+      }
+      out.flush();
+      terminal
+          .err()
+          .println(
+              "diff from="
+                  + fromId
+                  + " to="
+                  + toId
+                  + " added="
+                  + counts.added()
+                  + " removed="
+                  + counts.removed()
+                  + " changed="
+                  + counts.changed()
+                  + " unchanged="
+                  + counts.unchanged()
+                  + " stubs="
+                  + (reassembler.report(fromId).orElseThrow().stubs()
+                      + reassembler.report(toId).orElseThrow().stubs())
+                  + " runs="
+                  + (before.runs() + after.runs()));
+      return input.wasClean() ? SnapshotsCommand.ALL_COMPLETE : SnapshotsCommand.INVALID_INPUT;
+    } finally {
+      deleteRecursively(directory);
+    }
+  }
+
+  private void spill(RowIdentity identity, Frame.Row row, SpilledRuns runs) {
+    RawRecord record = row.record();
+    Optional<byte[]> key = identity.keyOf(record);
+    if (key.isEmpty()) {
+      keyless =
+          Optional.of(
+              "snapshots diff: snapshot "
+                  + row.head().snapshotId()
+                  + " seq "
+                  + row.head().seq()
+                  + ": the record has no value at "
+                  + identity
+                  + ", the key");
+      return;
+    }
+    runs.add(new KeyedRow(key.get(), row.head().seq(), record.digest(), record.bytes()));
+  }
+
+  private static boolean complete(Reassembler reassembler, String id, Terminal terminal) {
+    Optional<SnapshotReport> report = reassembler.report(id);
+    if (report.isEmpty()) {
+      terminal.err().println("snapshot " + id + ": no frame of it was read");
+      return false;
+    }
+    if (report.get().status() != SnapshotStatus.COMPLETE) {
+      terminal
+          .err()
+          .println(
+              "snapshot "
+                  + id
+                  + " of "
+                  + report.get().store()
+                  + " is "
+                  + report.get().status().wireName()
+                  + ", not complete");
+      return false;
+    }
+    return true;
+  }
+
+  private static void deleteRecursively(Path directory) {
+    try (Stream<Path> paths = Files.walk(directory)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("removing the spill directory " + directory + " failed", e);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package dfe.fetcher.source.config;
+
+/**
+ * A secret that cannot be resolved: its environment variable is unset or its file unreadable. The
+ * message names the setting and the variable or file, never a value.
+ */
+public final class SecretUnavailableException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  public SecretUnavailableException(String message) {
+    super(message);
+  }
+
+  public SecretUnavailableException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
