@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -45,24 +44,17 @@ final class DumpStore implements RowSource {
   @Override
   public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException {
-    cancellation.throwIfCancelled();
-    try (Connection connection = database.borrow(name)) {
-      try {
-        readIn(connection, sink, cancellation);
-      } finally {
-        endTransaction(connection);
-      }
-    } catch (SQLException e) {
-      cancellation.throwIfCancelled();
-      throw database.redaction().failure(name, "the dump query failed", e);
-    }
+    StoreTransaction.run(
+        database,
+        name,
+        "the dump query failed",
+        cancellation,
+        connection -> readIn(connection, sink, cancellation));
   }
 
   private void readIn(Connection connection, RowSink sink, Cancellation cancellation)
       throws SQLException, SourceException, InterruptedException {
     Dialect dialect = database.settings().dialect();
-    connection.setAutoCommit(false);
-    readOnly(connection);
     if (store.countFirst() && dialect.snapshotIsolation() != Connection.TRANSACTION_NONE) {
       connection.setTransactionIsolation(dialect.snapshotIsolation());
     }
@@ -75,7 +67,8 @@ final class DumpStore implements RowSource {
             store.query(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
       statement.setFetchSize(Dialect.FETCH_SIZE);
       statement.setQueryTimeout(database.settings().queryTimeoutSecs());
-      try (Cancellation.Registration cancel = cancellation.onCancel(() -> cancel(statement));
+      try (Cancellation.Registration cancel =
+              StoreTransaction.cancelledWithTheTick(cancellation, statement);
           ResultSet rows = statement.executeQuery()) {
         cancellation.throwIfCancelled();
         RecordWriter writer = writerFor(rows);
@@ -101,44 +94,12 @@ final class DumpStore implements RowSource {
       throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(dialect.count(store.query()))) {
       statement.setQueryTimeout(database.settings().queryTimeoutSecs());
-      try (Cancellation.Registration cancel = cancellation.onCancel(() -> cancel(statement));
+      try (Cancellation.Registration cancel =
+              StoreTransaction.cancelledWithTheTick(cancellation, statement);
           ResultSet rows = statement.executeQuery()) {
         rows.next();
         return rows.getLong(1);
       }
-    }
-  }
-
-  /**
-   * Asks for a read-only transaction. A hint (JDBC lets a driver ignore it), and one SQLite refuses
-   * on an open connection: its refusal leaves a plain transaction, which reads the same.
-   */
-  static void readOnly(Connection connection) {
-    try {
-      connection.setReadOnly(true);
-    } catch (SQLException refused) {
-      // the rows read the same without the hint
-    }
-  }
-
-  static void cancel(Statement statement) {
-    try {
-      statement.cancel();
-    } catch (SQLException ignored) {
-      // The statement ended or the connection is gone: either way it no longer runs.
-    }
-  }
-
-  /**
-   * A read-only transaction ends with a rollback: nothing to keep, and the snapshot is released.
-   */
-  static void endTransaction(Connection connection) {
-    try {
-      if (!connection.getAutoCommit()) {
-        connection.rollback();
-      }
-    } catch (SQLException ignored) {
-      // The pool validates the connection before lending it again.
     }
   }
 }

@@ -59,28 +59,28 @@ final class KeysetTail implements RowSource {
               + store.key().size()
               + " columns; delete the unit's cursor to start over");
     }
-    cancellation.throwIfCancelled();
-    try (Connection connection = database.borrow(name)) {
-      try {
-        connection.setAutoCommit(false);
-        DumpStore.readOnly(connection);
-        List<String> key = keyLabels(connection, cancellation);
-        Optional<Object> cutoff =
-            store.settleSecs() > 0 ? Optional.of(cutoff(connection)) : Optional.empty();
-        for (int page = 0; page < store.maxPagesPerTick(); page++) {
-          cancellation.throwIfCancelled();
-          PageRead read = page(connection, key, after, cutoff, sink, cancellation);
-          if (read.rows() < store.limit()) {
-            break;
-          }
-          after = read.last();
-        }
-      } finally {
-        DumpStore.endTransaction(connection);
-      }
-    } catch (SQLException e) {
+    Optional<KeysetMark> from = after;
+    StoreTransaction.run(
+        database,
+        name,
+        "the tail query failed",
+        cancellation,
+        connection -> readPages(connection, from, sink, cancellation));
+  }
+
+  private void readPages(
+      Connection connection, Optional<KeysetMark> after, RowSink sink, Cancellation cancellation)
+      throws SQLException, SourceException, InterruptedException {
+    List<String> key = keyLabels(connection, cancellation);
+    Optional<Object> cutoff =
+        store.settleSecs() > 0 ? Optional.of(cutoff(connection)) : Optional.empty();
+    for (int page = 0; page < store.maxPagesPerTick(); page++) {
       cancellation.throwIfCancelled();
-      throw database.redaction().failure(name, "the tail query failed", e);
+      PageRead read = page(connection, key, after, cutoff, sink, cancellation);
+      if (read.rows() < store.limit()) {
+        break;
+      }
+      after = read.last();
     }
   }
 
@@ -112,7 +112,7 @@ final class KeysetTail implements RowSource {
         statement.setObject(parameter, cutoff.get());
       }
       try (Cancellation.Registration cancel =
-              cancellation.onCancel(() -> DumpStore.cancel(statement));
+              StoreTransaction.cancelledWithTheTick(cancellation, statement);
           ResultSet rows = statement.executeQuery()) {
         // A killed query may answer as if it had finished (MariaDB's SLEEP returns 1).
         cancellation.throwIfCancelled();
@@ -161,7 +161,7 @@ final class KeysetTail implements RowSource {
     try (PreparedStatement statement =
             connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0");
         Cancellation.Registration cancel =
-            cancellation.onCancel(() -> DumpStore.cancel(statement));
+            StoreTransaction.cancelledWithTheTick(cancellation, statement);
         ResultSet rows = statement.executeQuery()) {
       cancellation.throwIfCancelled();
       columns = Columns.ofQuery(rows, database.settings().dialect(), name);

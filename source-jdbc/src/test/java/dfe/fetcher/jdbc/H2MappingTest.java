@@ -1,19 +1,12 @@
 package dfe.fetcher.jdbc;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 /**
  * Every H2 type the design maps, read through a dump store, as exact JSON text. H2 folds unquoted
  * names to upper case, so the labels are upper case; {@code DECFLOAT} holds NaN and the infinities.
  */
-class H2MappingTest {
-
-  private static TestDatabase database;
+class H2MappingTest extends DialectMappingContract {
 
   static final String FULL_ROW =
       "{\"ID\":1,\"SMALL\":-32768,\"BIG\":9007199254740993,"
@@ -34,10 +27,14 @@ class H2MappingTest {
           + "\"TS0\":null,\"TSTZ\":null,\"J\":null,\"INTS\":null,\"U\":null,\"BIN\":null,"
           + "\"BL\":null,\"NOTHING\":null}";
 
-  @BeforeAll
-  static void createTable() {
-    database = TestDatabase.create(TestDatabase.Engine.H2);
-    database.execute(
+  @Override
+  TestDatabase.Engine engine() {
+    return TestDatabase.Engine.H2;
+  }
+
+  @Override
+  List<String> tableStatements() {
+    return List.of(
         "CREATE TABLE types (id BIGINT PRIMARY KEY, small SMALLINT, big BIGINT,"
             + " num NUMERIC(40,18), num_scaled NUMERIC(10,2), dec_nan DECFLOAT, dec_inf DECFLOAT,"
             + " dbl DOUBLE PRECISION, dbl_nan DOUBLE PRECISION, dbl_ninf DOUBLE PRECISION,"
@@ -56,24 +53,8 @@ class H2MappingTest {
         "INSERT INTO types (id) VALUES (2)");
   }
 
-  @AfterAll
-  static void dropDatabase() {
-    database.close();
-  }
-
-  @Test
-  void everyMappedTypeBecomesItsExactJson() throws Exception {
-    assertThat(
-            Dumps.records(database, TestDatabase.dump("types", "SELECT * FROM types ORDER BY id")))
-        .containsExactly(FULL_ROW, NULL_ROW);
-  }
-
-  @Test
-  void theJvmsDefaultZoneChangesNoValue() throws Exception {
-    DbStore store = TestDatabase.dump("types", "SELECT * FROM types ORDER BY id");
-    List<String> newYork = Dumps.recordsInZone(database, store, "America/New_York");
-    List<String> kolkata = Dumps.recordsInZone(database, store, "Asia/Kolkata");
-    assertThat(newYork).containsExactly(FULL_ROW, NULL_ROW);
-    assertThat(kolkata).isEqualTo(newYork);
+  @Override
+  List<String> expectedRows() {
+    return List.of(FULL_ROW, NULL_ROW);
   }
 }

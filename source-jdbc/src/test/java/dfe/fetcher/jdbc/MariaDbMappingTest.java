@@ -3,8 +3,6 @@ package dfe.fetcher.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,9 +11,7 @@ import org.junit.jupiter.api.Test;
  * unsigned number, {@code DATETIME} is a wall time (no zone) while {@code TIMESTAMP} is an instant
  * (UTC, {@code Z}), {@code JSON} (an alias of {@code LONGTEXT}) nests, and there is no NaN.
  */
-class MariaDbMappingTest {
-
-  private static TestDatabase database;
+class MariaDbMappingTest extends DialectMappingContract {
 
   static final String FULL_ROW =
       "{\"id\":1,\"small\":-32768,\"big\":9007199254740993,\"ubig\":18446744073709551615,"
@@ -33,10 +29,14 @@ class MariaDbMappingTest {
           + "\"vc\":null,\"d\":null,\"t\":null,\"dt\":null,\"dt0\":null,\"ts\":null,\"j\":null,"
           + "\"bin\":null,\"vb\":null,\"nothing\":null}";
 
-  @BeforeAll
-  static void createTable() {
-    database = TestDatabase.create(TestDatabase.Engine.MARIADB);
-    database.execute(
+  @Override
+  TestDatabase.Engine engine() {
+    return TestDatabase.Engine.MARIADB;
+  }
+
+  @Override
+  List<String> tableStatements() {
+    return List.of(
         "SET time_zone = '+00:00'",
         "CREATE TABLE types (id BIGINT PRIMARY KEY, small SMALLINT, big BIGINT,"
             + " ubig BIGINT UNSIGNED, num DECIMAL(40,18), num_scaled DECIMAL(10,2), dbl DOUBLE,"
@@ -51,25 +51,9 @@ class MariaDbMappingTest {
         "INSERT INTO types (id) VALUES (2)");
   }
 
-  @AfterAll
-  static void dropDatabase() {
-    database.close();
-  }
-
-  @Test
-  void everyMappedTypeBecomesItsExactJson() throws Exception {
-    assertThat(
-            Dumps.records(database, TestDatabase.dump("types", "SELECT * FROM types ORDER BY id")))
-        .containsExactly(FULL_ROW, NULL_ROW);
-  }
-
-  @Test
-  void theJvmsDefaultZoneChangesNoValue() throws Exception {
-    DbStore store = TestDatabase.dump("types", "SELECT * FROM types ORDER BY id");
-    List<String> newYork = Dumps.recordsInZone(database, store, "America/New_York");
-    List<String> kolkata = Dumps.recordsInZone(database, store, "Asia/Kolkata");
-    assertThat(newYork).containsExactly(FULL_ROW, NULL_ROW);
-    assertThat(kolkata).isEqualTo(newYork);
+  @Override
+  List<String> expectedRows() {
+    return List.of(FULL_ROW, NULL_ROW);
   }
 
   @Test

@@ -3,14 +3,10 @@ package dfe.fetcher.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Every PostgreSQL type the design maps, read through a dump store, as exact JSON text. */
-class PostgresMappingTest {
-
-  private static TestDatabase database;
+class PostgresMappingTest extends DialectMappingContract {
 
   static final String FULL_ROW =
       "{\"id\":1,\"small\":-32768,\"int4\":2147483647,\"big\":9007199254740993,"
@@ -35,10 +31,14 @@ class PostgresMappingTest {
           + "\"ints\":null,\"texts\":null,\"grid\":null,\"stamps\":null,\"nums\":null,"
           + "\"u\":null,\"bin\":null,\"nothing\":null}";
 
-  @BeforeAll
-  static void createTable() {
-    database = TestDatabase.create(TestDatabase.Engine.POSTGRES);
-    database.execute(
+  @Override
+  TestDatabase.Engine engine() {
+    return TestDatabase.Engine.POSTGRES;
+  }
+
+  @Override
+  List<String> tableStatements() {
+    return List.of(
         "CREATE TABLE types (id bigint PRIMARY KEY, small smallint, int4 integer, big bigint,"
             + " num numeric, num_scaled numeric(10,2), num_nan numeric, real4 real,"
             + " dbl double precision, dbl_nan double precision, dbl_inf double precision,"
@@ -57,25 +57,9 @@ class PostgresMappingTest {
         "INSERT INTO types (id) VALUES (2)");
   }
 
-  @AfterAll
-  static void dropDatabase() {
-    database.close();
-  }
-
-  @Test
-  void everyMappedTypeBecomesItsExactJson() throws Exception {
-    assertThat(
-            Dumps.records(database, TestDatabase.dump("types", "SELECT * FROM types ORDER BY id")))
-        .containsExactly(FULL_ROW, NULL_ROW);
-  }
-
-  @Test
-  void theJvmsDefaultZoneChangesNoValue() throws Exception {
-    DbStore store = TestDatabase.dump("types", "SELECT * FROM types ORDER BY id");
-    List<String> newYork = Dumps.recordsInZone(database, store, "America/New_York");
-    List<String> kolkata = Dumps.recordsInZone(database, store, "Asia/Kolkata");
-    assertThat(newYork).containsExactly(FULL_ROW, NULL_ROW);
-    assertThat(kolkata).isEqualTo(newYork);
+  @Override
+  List<String> expectedRows() {
+    return List.of(FULL_ROW, NULL_ROW);
   }
 
   @Test

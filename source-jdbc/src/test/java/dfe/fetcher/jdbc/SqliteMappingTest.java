@@ -1,11 +1,6 @@
 package dfe.fetcher.jdbc;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 /**
  * SQLite's values read through a dump store, as exact JSON text. SQLite has storage classes, not
@@ -14,9 +9,7 @@ import org.junit.jupiter.api.Test;
  * TEXT), and dates and times are the text as stored (SQLite has no date type, and the driver's own
  * parsing cuts to milliseconds in the JVM's zone).
  */
-class SqliteMappingTest {
-
-  private static TestDatabase database;
+class SqliteMappingTest extends DialectMappingContract {
 
   static final String FULL_ROW =
       "{\"id\":1,\"big\":9007199254740993,\"num_text\":\"12345678901234567890.123456789012345678\","
@@ -28,10 +21,14 @@ class SqliteMappingTest {
       "{\"id\":2,\"big\":null,\"num_text\":null,\"num\":null,\"dbl\":null,\"flag\":null,"
           + "\"txt\":null,\"d\":null,\"ts\":null,\"j\":null,\"bin\":null,\"absent\":null}";
 
-  @BeforeAll
-  static void createTable() {
-    database = TestDatabase.create(TestDatabase.Engine.SQLITE);
-    database.execute(
+  @Override
+  TestDatabase.Engine engine() {
+    return TestDatabase.Engine.SQLITE;
+  }
+
+  @Override
+  List<String> tableStatements() {
+    return List.of(
         "CREATE TABLE types (id INTEGER PRIMARY KEY, big BIGINT, num_text TEXT,"
             + " num DECIMAL(10,2), dbl DOUBLE, flag BOOLEAN, txt TEXT, d DATE, ts DATETIME,"
             + " j TEXT, bin BLOB, absent TEXT)",
@@ -41,24 +38,8 @@ class SqliteMappingTest {
         "INSERT INTO types (id) VALUES (2)");
   }
 
-  @AfterAll
-  static void dropDatabase() {
-    database.close();
-  }
-
-  @Test
-  void everyMappedTypeBecomesItsExactJson() throws Exception {
-    assertThat(
-            Dumps.records(database, TestDatabase.dump("types", "SELECT * FROM types ORDER BY id")))
-        .containsExactly(FULL_ROW, NULL_ROW);
-  }
-
-  @Test
-  void theJvmsDefaultZoneChangesNoValue() throws Exception {
-    DbStore store = TestDatabase.dump("types", "SELECT * FROM types ORDER BY id");
-    List<String> newYork = Dumps.recordsInZone(database, store, "America/New_York");
-    List<String> kolkata = Dumps.recordsInZone(database, store, "Asia/Kolkata");
-    assertThat(newYork).containsExactly(FULL_ROW, NULL_ROW);
-    assertThat(kolkata).isEqualTo(newYork);
+  @Override
+  List<String> expectedRows() {
+    return List.of(FULL_ROW, NULL_ROW);
   }
 }

@@ -4,6 +4,7 @@ import dfe.fetcher.runtime.config.ConfigSummary;
 import dfe.fetcher.runtime.config.ConnectionConfig;
 import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.runtime.service.FetcherService;
+import dfe.fetcher.runtime.transport.ConfiguredTransport;
 import dfe.fetcher.snapshots.Terminal;
 import dfe.fetcher.source.config.ConfigException;
 import dfe.fetcher.source.config.ConfigProblem;
@@ -37,7 +38,7 @@ final class ConfigCheckCommand implements Callable<Integer> {
     try {
       FetcherConfig loaded = FetcherService.loadConfig(config, System.getenv());
       try {
-        FetcherService.checkOutput(loaded);
+        ConfiguredTransport.check(loaded);
       } catch (IllegalArgumentException e) {
         // What run refuses at start, config-check refuses too, in the same words.
         terminal.err().println(config + ": " + e.getMessage());

@@ -1,7 +1,7 @@
 package dfe.fetcher.runtime.config;
 
 import dfe.fetcher.core.oversize.OversizePolicy;
-import dfe.fetcher.runtime.transport.KafkaTransport;
+import dfe.fetcher.runtime.transport.ProducerSettings;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceFamily;
 import dfe.fetcher.source.config.ConfigOrigin;
@@ -155,7 +155,7 @@ final class ConfigBinding {
    * KafkaTransport#ENVELOPE_ROOM_BYTES}, and a request of 1 GiB is already far past what a broker
    * takes; beyond it the producer's buffers could not be sized.
    */
-  static final long MAX_RECORD_BYTES = (1L << 30) - KafkaTransport.ENVELOPE_ROOM_BYTES;
+  static final long MAX_RECORD_BYTES = (1L << 30) - ProducerSettings.ENVELOPE_ROOM_BYTES;
 
   /** Room a DLQ entry needs besides its base64 payload: reason, store, destination, fields. */
   static final int DEAD_LETTER_ROOM_BYTES = 4 * 1024;
@@ -167,7 +167,7 @@ final class ConfigBinding {
    */
   private void checkDeadLettersFit(OversizePolicy policy, Section oversize) {
     long entry = (policy.maxDlqBytes() + 2L) / 3 * 4 + DEAD_LETTER_ROOM_BYTES;
-    long request = policy.maxRecordBytes() + KafkaTransport.ENVELOPE_ROOM_BYTES;
+    long request = policy.maxRecordBytes() + ProducerSettings.ENVELOPE_ROOM_BYTES;
     if (entry > request) {
       oversize.report(
           "max_dlq_bytes",
@@ -178,7 +178,7 @@ final class ConfigBinding {
               + " bytes as base64, more than the "
               + request
               + " a Kafka request may hold (max_record_bytes + "
-              + KafkaTransport.ENVELOPE_ROOM_BYTES
+              + ProducerSettings.ENVELOPE_ROOM_BYTES
               + "); lower max_dlq_bytes to at most "
               + (request - DEAD_LETTER_ROOM_BYTES) / 4 * 3);
     }

@@ -3,8 +3,6 @@ package dfe.fetcher.runtime.service;
 import dfe.fetcher.runtime.config.ConfigLoader;
 import dfe.fetcher.runtime.config.ConnectionConfig;
 import dfe.fetcher.runtime.config.FetcherConfig;
-import dfe.fetcher.runtime.config.KafkaOutput;
-import dfe.fetcher.runtime.config.OutputType;
 import dfe.fetcher.runtime.cursor.FileCursorStore;
 import dfe.fetcher.runtime.metrics.FetcherMetrics;
 import dfe.fetcher.runtime.schedule.ConnectionJob;
@@ -13,13 +11,10 @@ import dfe.fetcher.runtime.tick.RowFilterStage;
 import dfe.fetcher.runtime.tick.TickContext;
 import dfe.fetcher.runtime.tick.TickOutcome;
 import dfe.fetcher.runtime.tick.UnitRunner;
-import dfe.fetcher.runtime.transport.FileTransport;
-import dfe.fetcher.runtime.transport.KafkaTransport;
+import dfe.fetcher.runtime.transport.ConfiguredTransport;
 import dfe.fetcher.runtime.transport.Transport;
 import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.config.ConfigException;
-import dfe.fetcher.source.config.Secret;
-import dfe.fetcher.source.config.SecretUnavailableException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -28,7 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,82 +85,7 @@ public final class FetcherService implements AutoCloseable {
    *     yet (the Kafka transport)
    */
   public static FetcherService create(FetcherConfig config, Clock clock) {
-    return new FetcherService(config, transportOf(config), clock);
-  }
-
-  /**
-   * The transport {@code output.type} names.
-   *
-   * @throws IllegalArgumentException when a Kafka property's secret cannot be read or the producer
-   *     refuses a property (the message names the property and where its value was to come from,
-   *     never the value)
-   */
-  static Transport transportOf(FetcherConfig config) {
-    return switch (config.output().type()) {
-      case FILE -> new FileTransport(config.output().fileDirectory());
-      case KAFKA -> {
-        KafkaOutput kafka = config.output().kafka();
-        Map<String, String> properties = checkedKafkaProperties(config);
-        LOG.info(
-            "event=kafka_output bootstrap_servers={} properties={} create_topics={}",
-            kafka.bootstrapServers(),
-            properties.keySet(),
-            kafka.createTopics());
-        yield new KafkaTransport(
-            kafka.bootstrapServers(),
-            properties,
-            config.oversize().maxRecordBytes(),
-            new KafkaTransport.TopicCreation(
-                kafka.createTopics(), kafka.partitions(), kafka.replicationFactor()));
-      }
-    };
-  }
-
-  /**
-   * Checks what {@link #create} would refuse of the output without opening it: every Kafka
-   * property's secret is readable now and the producer accepts every property. {@code config-check}
-   * runs it, so a configuration it passes does not fail at start.
-   *
-   * @throws IllegalArgumentException naming the property at fault, never its value
-   */
-  public static void checkOutput(FetcherConfig config) {
-    if (config.output().type() == OutputType.KAFKA) {
-      checkedKafkaProperties(config);
-    }
-  }
-
-  /** The Kafka properties with their secrets revealed, accepted by the producer's config. */
-  private static Map<String, String> checkedKafkaProperties(FetcherConfig config) {
-    KafkaOutput kafka = config.output().kafka();
-    Map<String, String> properties = new LinkedHashMap<>();
-    for (Map.Entry<String, Secret> property : kafka.properties().entrySet()) {
-      try {
-        properties.put(property.getKey(), property.getValue().reveal());
-      } catch (SecretUnavailableException e) {
-        throw new IllegalArgumentException(
-            "output.kafka.properties." + property.getKey() + ": " + e.getMessage(), e);
-      }
-    }
-    try {
-      KafkaTransport.producerSettings(
-          kafka.bootstrapServers(), properties, config.oversize().maxRecordBytes());
-    } catch (KafkaException e) {
-      // Kafka's message quotes the value, which may be a secret: name the property only.
-      String message = String.valueOf(e.getMessage());
-      String property =
-          properties.keySet().stream()
-              .filter(message::contains)
-              .findFirst()
-              .map(name -> "output.kafka.properties." + name)
-              .orElse("output.kafka.properties");
-      throw new IllegalArgumentException(
-          property
-              + ": not accepted by the Kafka producer ("
-              + e.getClass().getSimpleName()
-              + "); check its name and value",
-          e);
-    }
-    return properties;
+    return new FetcherService(config, ConfiguredTransport.open(config), clock);
   }
 
   /** Loads and checks a configuration, CEL filters included, reporting every problem at once. */

@@ -4,30 +4,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,29 +45,11 @@ public final class KafkaTransport implements Transport {
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaTransport.class);
 
-  /** Room for the frame head, enrichment, key and headers around the largest allowed record. */
-  public static final int ENVELOPE_ROOM_BYTES = 64 * 1024;
-
-  /** The producer's {@code batch.size} unless the operator sets one. */
-  public static final int PRODUCER_BATCH_BYTES = 256 * 1024;
-
-  private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(3);
-  private static final Duration READINESS_CACHE = Duration.ofSeconds(2);
-
   /** How long closing a producer waits for what is in flight on it before aborting it. */
-  private static final Duration PRODUCER_CLOSE_TIMEOUT = Duration.ofSeconds(10);
-
-  private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
-
-  /** How the fetcher creates missing topics, when it is asked to. */
-  public record TopicCreation(boolean enabled, int partitions, short replicationFactor) {
-    public static final TopicCreation OFF = new TopicCreation(false, 1, (short) -1);
-  }
+  static final Duration PRODUCER_CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
   private final Map<String, Object> producerSettings;
-  private final Map<String, Object> adminSettings;
-  private final TopicCreation topicCreation;
-  private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
+  private final TopicAdmin topics;
 
   /**
    * Guards {@link #current}, {@link #retired} and {@link #closed}. Held for bookkeeping and for
@@ -96,44 +64,6 @@ public final class KafkaTransport implements Transport {
   private final List<ProducerGeneration> retired = new ArrayList<>();
 
   private volatile boolean closed;
-  private final AtomicReference<Admin> admin = new AtomicReference<>();
-  private volatile long readinessCheckedAt;
-  private volatile boolean ready;
-
-  /**
-   * The producer's settings for the operator's {@code properties}, checked by Kafka's own {@link
-   * ProducerConfig} without creating a client, so {@code config-check} refuses what a run would.
-   *
-   * @throws org.apache.kafka.common.KafkaException when a property is unknown to the producer's
-   *     type rules or has a value it refuses (its message may quote the value)
-   * @throws IllegalArgumentException when {@code maxRecordBytes} is too large for a request
-   */
-  public static Map<String, Object> producerSettings(
-      String bootstrapServers, Map<String, String> properties, long maxRecordBytes) {
-    Map<String, Object> settings = new HashMap<>();
-    settings.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    settings.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-    // The tick hands the producer batches of up to 500 frames (batch.max_rows) of a few hundred
-    // bytes: 256 KiB holds one of them in a single producer batch, where Kafka's default of 16 KiB
-    // cut it into a dozen requests (docs/benchmarks.md). The operator's properties still win.
-    settings.put(ProducerConfig.BATCH_SIZE_CONFIG, PRODUCER_BATCH_BYTES);
-    settings.putAll(properties);
-    settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    settings.put(ProducerConfig.ACKS_CONFIG, "all");
-    long maxRequest = maxRecordBytes + ENVELOPE_ROOM_BYTES;
-    if (maxRequest > Integer.MAX_VALUE / 2) {
-      throw new IllegalArgumentException(
-          "oversize.max_record_bytes " + maxRecordBytes + " is too large for a Kafka request");
-    }
-    settings.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, (int) maxRequest);
-    settings.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Math.max(32L * 1024 * 1024, 4 * maxRequest));
-    settings.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    settings.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    Map<String, Object> checked = Collections.unmodifiableMap(settings);
-    new ProducerConfig(checked);
-    return checked;
-  }
 
   /**
    * @param bootstrapServers the brokers
@@ -146,7 +76,6 @@ public final class KafkaTransport implements Transport {
       Map<String, String> properties,
       long maxRecordBytes,
       TopicCreation topicCreation) {
-    this.topicCreation = topicCreation;
     for (String enforced :
         List.of(
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
@@ -158,19 +87,8 @@ public final class KafkaTransport implements Transport {
             enforced);
       }
     }
-    this.producerSettings = producerSettings(bootstrapServers, properties, maxRecordBytes);
-
-    Map<String, Object> adminProps = new HashMap<>();
-    for (Map.Entry<String, String> property : properties.entrySet()) {
-      if (AdminClientConfig.configNames().contains(property.getKey())) {
-        adminProps.put(property.getKey(), property.getValue());
-      }
-    }
-    adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    adminProps.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) READINESS_TIMEOUT.toMillis());
-    adminProps.put(
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READINESS_TIMEOUT.toMillis());
-    this.adminSettings = Collections.unmodifiableMap(adminProps);
+    this.producerSettings = ProducerSettings.of(bootstrapServers, properties, maxRecordBytes);
+    this.topics = new TopicAdmin(bootstrapServers, properties, topicCreation);
   }
 
   @Override
@@ -183,7 +101,7 @@ public final class KafkaTransport implements Transport {
     Thread caller = Thread.currentThread();
     ProducerGeneration generation;
     try {
-      createMissingTopics(batch);
+      topics.createMissingTopics(batch);
       generation = lease(caller);
     } catch (RuntimeException e) {
       done.completeExceptionally(failure(batch.get(0).topic(), e));
@@ -272,34 +190,6 @@ public final class KafkaTransport implements Transport {
   }
 
   @Override
-  public boolean isReady() {
-    if (closed) {
-      return false;
-    }
-    long now = System.nanoTime();
-    if (now - readinessCheckedAt < READINESS_CACHE.toNanos()) {
-      return ready;
-    }
-    boolean reachable;
-    try {
-      reachable =
-          !admin()
-              .describeCluster()
-              .nodes()
-              .get(READINESS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-              .isEmpty();
-    } catch (ExecutionException | TimeoutException | RuntimeException e) {
-      reachable = false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      reachable = false;
-    }
-    ready = reachable;
-    readinessCheckedAt = System.nanoTime();
-    return reachable;
-  }
-
-  @Override
   public void close() {
     List<ProducerGeneration> open = new ArrayList<>();
     synchronized (lock) {
@@ -315,7 +205,12 @@ public final class KafkaTransport implements Transport {
     for (ProducerGeneration generation : open) {
       generation.closeNow(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
-    closeAdmin();
+    topics.close();
+  }
+
+  @Override
+  public boolean isReady() {
+    return !closed && topics.isReady();
   }
 
   /**
@@ -357,73 +252,6 @@ public final class KafkaTransport implements Transport {
     return leased;
   }
 
-  /**
-   * The admin client, created on first use outside any lock (creating a client resolves the
-   * bootstrap servers, and readiness must never wait on another thread's I/O).
-   */
-  private Admin admin() {
-    Admin existing = admin.get();
-    if (existing == null) {
-      Admin created = Admin.create(adminSettings);
-      if (admin.compareAndSet(null, created)) {
-        existing = created;
-      } else {
-        created.close(Duration.ZERO);
-        existing = admin.get();
-      }
-    }
-    if (closed || existing == null) {
-      // close() may have run before this client was stored, and not seen it.
-      closeAdmin();
-      throw new IllegalStateException("the Kafka output is closed");
-    }
-    return existing;
-  }
-
-  private void closeAdmin() {
-    Admin open = admin.getAndSet(null);
-    if (open != null) {
-      open.close(ADMIN_CLOSE_TIMEOUT);
-    }
-  }
-
-  private void createMissingTopics(List<OutboundRecord> batch) {
-    if (!topicCreation.enabled()) {
-      return;
-    }
-    for (OutboundRecord record : batch) {
-      String topic = record.topic();
-      if (knownTopics.contains(topic)) {
-        continue;
-      }
-      try {
-        admin()
-            .createTopics(
-                List.of(
-                    new NewTopic(
-                        topic, topicCreation.partitions(), topicCreation.replicationFactor())))
-            .all()
-            .get(READINESS_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
-        LOG.info(
-            "event=topic_created topic={} partitions={} replication_factor={}",
-            topic,
-            topicCreation.partitions(),
-            topicCreation.replicationFactor());
-      } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof TopicExistsException)) {
-          throw new TransportException(
-              "creating topic " + topic + " failed: " + e.getCause().getMessage(), e.getCause());
-        }
-      } catch (TimeoutException e) {
-        throw new TransportException("creating topic " + topic + " timed out", e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new TransportException("interrupted while creating topic " + topic, e);
-      }
-      knownTopics.add(topic);
-    }
-  }
-
   private static TransportException failure(String topic, Throwable error) {
     return new TransportException(
         "sending to topic "
@@ -433,95 +261,5 @@ public final class KafkaTransport implements Transport {
             + ": "
             + error.getMessage(),
         error);
-  }
-
-  /**
-   * One producer and the batches leased on it. Its counts change from the producer's network thread
-   * in delivery callbacks, so they are atomics and never the transport's lock.
-   */
-  private static final class ProducerGeneration {
-
-    /** {@link #leases} once the producer is being closed; nothing is leased on it after. */
-    private static final int CLOSING = -1;
-
-    private final Producer<byte[], byte[]> producer;
-    private final AtomicBoolean condemned = new AtomicBoolean();
-    private final AtomicBoolean retired = new AtomicBoolean();
-    private final AtomicInteger leases = new AtomicInteger();
-    private final Map<Thread, Integer> leasesByCaller = new ConcurrentHashMap<>();
-
-    ProducerGeneration(Producer<byte[], byte[]> producer) {
-      this.producer = producer;
-    }
-
-    Producer<byte[], byte[]> producer() {
-      return producer;
-    }
-
-    /** A send on this producer failed: no caller starts on it again. */
-    void condemn() {
-      condemned.set(true);
-    }
-
-    boolean isCondemned() {
-      return condemned.get();
-    }
-
-    boolean isClosing() {
-      return leases.get() < 0;
-    }
-
-    boolean hasInFlightFrom(Thread caller) {
-      return leasesByCaller.containsKey(caller);
-    }
-
-    /** Leases the producer for one batch of {@code caller}, unless it is being closed. */
-    boolean tryLease(Thread caller) {
-      int count;
-      do {
-        count = leases.get();
-        if (count < 0) {
-          return false;
-        }
-      } while (!leases.compareAndSet(count, count + 1));
-      leasesByCaller.merge(caller, 1, Integer::sum);
-      return true;
-    }
-
-    /** One batch of {@code caller} is over; a retired producer closes after its last one. */
-    void release(Thread caller) {
-      leasesByCaller.computeIfPresent(caller, (thread, count) -> count == 1 ? null : count - 1);
-      if (leases.decrementAndGet() == 0 && retired.get()) {
-        closeInBackground();
-      }
-    }
-
-    /** Taken out of service: closes once nothing is leased on it. */
-    void retire() {
-      retired.set(true);
-      if (leases.get() == 0) {
-        closeInBackground();
-      }
-    }
-
-    /**
-     * Closes on a thread of its own: the last release runs on this producer's network thread, which
-     * cannot close its own producer, and no caller should wait for it.
-     */
-    private void closeInBackground() {
-      if (leases.compareAndSet(0, CLOSING)) {
-        Thread closing =
-            new Thread(() -> producer.close(PRODUCER_CLOSE_TIMEOUT), "kafka-producer-retire");
-        closing.setDaemon(true);
-        closing.start();
-      }
-    }
-
-    /** Closes now, waiting at most {@code timeout} for what is in flight, then aborting it. */
-    void closeNow(Duration timeout) {
-      if (leases.getAndSet(CLOSING) != CLOSING) {
-        producer.close(timeout);
-      }
-    }
   }
 }

@@ -100,7 +100,7 @@ class KafkaFileDumpTest {
             "max.block.ms", "6000",
             "reconnect.backoff.max.ms", "500"),
         OversizePolicy.DEFAULT.maxRecordBytes(),
-        KafkaTransport.TopicCreation.OFF);
+        TopicCreation.OFF);
   }
 
   private UnitRunner runner() {

@@ -10,8 +10,7 @@ class KafkaProducerSettingsTest {
 
   @Test
   void theProducerBatchesAWholeTickBatchByDefault() {
-    Map<String, Object> settings =
-        KafkaTransport.producerSettings("127.0.0.1:9092", Map.of(), 1_048_576);
+    Map<String, Object> settings = ProducerSettings.of("127.0.0.1:9092", Map.of(), 1_048_576);
     assertThat(settings.get(ProducerConfig.BATCH_SIZE_CONFIG)).isEqualTo(256 * 1024);
     assertThat(settings.get(ProducerConfig.LINGER_MS_CONFIG)).isEqualTo(5);
   }
@@ -19,7 +18,7 @@ class KafkaProducerSettingsTest {
   @Test
   void theOperatorsBatchSizeAndLingerWin() {
     Map<String, Object> settings =
-        KafkaTransport.producerSettings(
+        ProducerSettings.of(
             "127.0.0.1:9092", Map.of("batch.size", "16384", "linger.ms", "0"), 1_048_576);
     assertThat(settings.get(ProducerConfig.BATCH_SIZE_CONFIG)).isEqualTo("16384");
     assertThat(settings.get(ProducerConfig.LINGER_MS_CONFIG)).isEqualTo("0");

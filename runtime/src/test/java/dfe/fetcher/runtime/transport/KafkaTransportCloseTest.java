@@ -51,7 +51,7 @@ class KafkaTransportCloseTest {
                 "request.timeout.ms", "2000",
                 "max.block.ms", "10000"),
             1_000_000,
-            KafkaTransport.TopicCreation.OFF);
+            TopicCreation.OFF);
     CompletableFuture<SendResult> pending = transport.send(List.of(record("stuck")));
     kafka.stopBroker();
 

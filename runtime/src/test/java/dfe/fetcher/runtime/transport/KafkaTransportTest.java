@@ -42,7 +42,7 @@ class KafkaTransportTest {
         List.of(new OutboundRecord.Header("dfe-kind", "row")));
   }
 
-  private static KafkaTransport transport(KafkaTransport.TopicCreation creation) {
+  private static KafkaTransport transport(TopicCreation creation) {
     return new KafkaTransport(
         kafka.bootstrapServers(),
         // Room for a loaded CI machine (a 5 s delivery timeout expired there once); a topic that
@@ -56,7 +56,7 @@ class KafkaTransportTest {
   @Test
   void aBatchIsAcknowledgedOnceEveryRecordLandedWithItsKeyAndHeaders() throws Exception {
     kafka.createTopic("plain_land", 3, Map.of());
-    try (KafkaTransport transport = transport(KafkaTransport.TopicCreation.OFF)) {
+    try (KafkaTransport transport = transport(TopicCreation.OFF)) {
       SendResult result =
           transport
               .send(
@@ -83,7 +83,7 @@ class KafkaTransportTest {
     byte[] noise = new byte[6000];
     new Random(1).nextBytes(noise);
     String big = Base64.getEncoder().encodeToString(noise);
-    try (KafkaTransport transport = transport(KafkaTransport.TopicCreation.OFF)) {
+    try (KafkaTransport transport = transport(TopicCreation.OFF)) {
       SendResult result =
           transport
               .send(
@@ -104,14 +104,13 @@ class KafkaTransportTest {
 
   @Test
   void topicsAreCreatedOnlyWhenAskedTo() throws Exception {
-    try (KafkaTransport transport =
-        transport(new KafkaTransport.TopicCreation(true, 2, (short) 1))) {
+    try (KafkaTransport transport = transport(new TopicCreation(true, 2, (short) 1))) {
       assertThat(transport.send(List.of(record("created_land", "k", "1"))).get().refused())
           .isEmpty();
     }
     assertThat(kafka.readAll("created_land")).hasSize(1);
 
-    try (KafkaTransport transport = transport(KafkaTransport.TopicCreation.OFF)) {
+    try (KafkaTransport transport = transport(TopicCreation.OFF)) {
       assertThat(transport.send(List.of(record("never_created_land", "k", "1"))))
           .failsWithin(Duration.ofSeconds(30))
           .withThrowableOfType(ExecutionException.class)
@@ -136,7 +135,7 @@ class KafkaTransportTest {
                 "delivery.timeout.ms", "30000",
                 "request.timeout.ms", "2000"),
             1_000_000,
-            KafkaTransport.TopicCreation.OFF)) {
+            TopicCreation.OFF)) {
       CompletableFuture<SendResult> unitOnesBatch =
           CompletableFuture.supplyAsync(
                   () -> transport.send(List.of(record("steady_land", "k", "unit 1")))) // unit 1
@@ -170,11 +169,11 @@ class KafkaTransportTest {
 
   @Test
   void readinessFollowsWhetherTheClusterAnswers() {
-    try (KafkaTransport reachable = transport(KafkaTransport.TopicCreation.OFF)) {
+    try (KafkaTransport reachable = transport(TopicCreation.OFF)) {
       assertThat(reachable.isReady()).isTrue();
     }
     try (KafkaTransport unreachable =
-        new KafkaTransport("127.0.0.1:1", Map.of(), 1000, KafkaTransport.TopicCreation.OFF)) {
+        new KafkaTransport("127.0.0.1:1", Map.of(), 1000, TopicCreation.OFF)) {
       assertThat(unreachable.isReady()).isFalse();
     }
   }

@@ -81,12 +81,7 @@ final class CsvRecords implements RecordReader {
       }
       return readRow();
     } catch (JsonProcessingException e) {
-      // Not chained: Jackson's message quotes the content.
-      throw new InvalidRecordException(
-          e.getLocation() == null ? line() : e.getLocation().getLineNr(),
-          e.getLocation() == null ? 0 : e.getLocation().getColumnNr(),
-          "not valid CSV: " + ParseProblem.describe(e),
-          null);
+      throw InvalidRecordException.refusedByParser(e, "CSV", line());
     }
   }
 

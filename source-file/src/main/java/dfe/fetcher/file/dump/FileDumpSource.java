@@ -14,28 +14,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemLoopException;
-import java.nio.file.FileVisitOption;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.EnumSet;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * A {@code sources.file} dump unit: each file its globs match is one dump part, read unless the
@@ -129,12 +115,12 @@ public final class FileDumpSource implements RowSource {
     Objects.requireNonNull(sink, "sink");
     Objects.requireNonNull(cancellation, "cancellation");
     Optional<FileMark> after = checkpoint.map(FileDumpSource::asFileMark);
-    Listing listing = new Listing(sink);
+    FileListing listing = new FileListing(sink, followSymlinks);
     for (PathGlob glob : globs) {
       listing.walk(glob);
     }
     Instant listedAt = clock.instant();
-    DumpProgress progress = new DumpProgress(after, listedAt, listing.files.keySet());
+    DumpProgress progress = new DumpProgress(after, listedAt, listing.names());
     Instant settledBy = listedAt.minus(settle);
     Optional<FileMark> uncommittedSkip = Optional.empty();
     for (ListedFile file : listing.inChangeOrder()) {
@@ -177,120 +163,6 @@ public final class FileDumpSource implements RowSource {
     HELD_BACK,
     /** Gone before it could be opened. */
     VANISHED
-  }
-
-  /** The files the globs match, and what the walk passed over, reported as it goes. */
-  private final class Listing {
-    private final RowSink sink;
-    private final Map<String, ListedFile> files = new LinkedHashMap<>();
-    private final Set<String> reported = new HashSet<>();
-
-    Listing(RowSink sink) {
-      this.sink = sink;
-    }
-
-    List<ListedFile> inChangeOrder() {
-      List<ListedFile> ordered = new ArrayList<>(files.values());
-      ordered.sort(
-          Comparator.comparing((ListedFile file) -> file.seen().changedAt())
-              .thenComparing(ListedFile::name));
-      return ordered;
-    }
-
-    void skipped(Path place, String reason) {
-      String name = place.toAbsolutePath().normalize().toString();
-      if (reported.add(name)) {
-        sink.skipped(name, reason);
-      }
-    }
-
-    void walk(PathGlob glob) throws SourceException {
-      Path root = glob.walkRoot();
-      try {
-        Files.walkFileTree(
-            root,
-            EnumSet.of(FileVisitOption.FOLLOW_LINKS),
-            glob.maxDepth(),
-            new SimpleFileVisitor<>() {
-              private Path realRoot;
-
-              @Override
-              public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes)
-                  throws IOException {
-                if (dir.equals(root)) {
-                  try {
-                    realRoot = root.toRealPath();
-                  } catch (NoSuchFileException e) {
-                    return FileVisitResult.SKIP_SUBTREE; // removed as the walk began: no files
-                  }
-                  return FileVisitResult.CONTINUE;
-                }
-                if (leavesRoot(dir)) {
-                  skipped(dir, "outside_base");
-                  return FileVisitResult.SKIP_SUBTREE;
-                }
-                return FileVisitResult.CONTINUE;
-              }
-
-              @Override
-              public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
-                  throws IOException {
-                // A directory at the deepest level the glob reaches is no file of it.
-                if (attributes.isDirectory() || !glob.matches(file)) {
-                  return FileVisitResult.CONTINUE;
-                }
-                if (!attributes.isRegularFile()) {
-                  skipped(file, "not_regular");
-                } else if (!file.equals(root) && leavesRoot(file)) { // a named file is meant
-                  skipped(file, "outside_base");
-                } else {
-                  try {
-                    ListedFile listed = ListedFile.stat(file);
-                    files.putIfAbsent(listed.name(), listed);
-                  } catch (NoSuchFileException e) {
-                    skipped(file, "vanished");
-                  }
-                }
-                return FileVisitResult.CONTINUE;
-              }
-
-              @Override
-              public FileVisitResult visitFileFailed(Path file, IOException failure)
-                  throws IOException {
-                if (failure instanceof FileSystemLoopException) {
-                  // A link loop leads back to files that are reached the direct way.
-                  return FileVisitResult.CONTINUE;
-                }
-                if (file.equals(root)) {
-                  if (failure instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE; // no files yet
-                  }
-                  throw failure; // nothing of the unit can be listed: the operator must know
-                }
-                skipped(file, failure instanceof NoSuchFileException ? "vanished" : "unreadable");
-                return FileVisitResult.CONTINUE;
-              }
-
-              /**
-               * A link whose target lies outside the walked directory; a vanished link does too.
-               */
-              private boolean leavesRoot(Path entry) throws IOException {
-                if (followSymlinks || !Files.isSymbolicLink(entry)) {
-                  return false;
-                }
-                try {
-                  return !entry.toRealPath().startsWith(realRoot);
-                } catch (NoSuchFileException e) {
-                  return true;
-                }
-              }
-            });
-      } catch (IOException e) {
-        throw new SourceException(
-            "cannot list the files of \"" + glob.glob() + "\" under " + root + ": " + reasonOf(e),
-            e);
-      }
-    }
   }
 
   private Outcome dump(
@@ -415,7 +287,7 @@ public final class FileDumpSource implements RowSource {
     return new SourceException(place + ": cannot read: " + reasonOf(failure), failure);
   }
 
-  private static String reasonOf(IOException failure) {
+  static String reasonOf(IOException failure) {
     if (failure instanceof NoSuchFileException) {
       return "no such file (removed after it was listed?)";
     }

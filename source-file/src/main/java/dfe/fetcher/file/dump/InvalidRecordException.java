@@ -1,5 +1,6 @@
 package dfe.fetcher.file.dump;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 
 /**
@@ -28,6 +29,20 @@ final class InvalidRecordException extends IOException {
     super(message, cause);
     this.line = line;
     this.column = column;
+  }
+
+  /**
+   * Jackson's refusal of a file's content as {@code format} ({@code CSV}, {@code JSON}), placed
+   * where Jackson says, or on {@code currentLine} when it says nowhere. Not chained: Jackson's
+   * message quotes the content.
+   */
+  static InvalidRecordException refusedByParser(
+      JsonProcessingException refusal, String format, long currentLine) {
+    return new InvalidRecordException(
+        refusal.getLocation() == null ? currentLine : refusal.getLocation().getLineNr(),
+        refusal.getLocation() == null ? 0 : refusal.getLocation().getColumnNr(),
+        "not valid " + format + ": " + ParseProblem.describe(refusal),
+        null);
   }
 
   long line() {

@@ -103,12 +103,7 @@ final class JsonArrayRecords implements RecordReader {
               + " levels, so its frame could not be read",
           null);
     } catch (JsonProcessingException e) {
-      // Not chained: Jackson's message quotes the content.
-      throw new InvalidRecordException(
-          e.getLocation() == null ? line() : e.getLocation().getLineNr(),
-          e.getLocation() == null ? 0 : e.getLocation().getColumnNr(),
-          "not valid JSON: " + ParseProblem.describe(e),
-          null);
+      throw InvalidRecordException.refusedByParser(e, "JSON", line());
     }
   }
 

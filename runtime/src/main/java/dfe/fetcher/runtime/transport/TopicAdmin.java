@@ -1,0 +1,164 @@
+package dfe.fetcher.runtime.transport;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the Kafka output asks of the cluster besides producing: whether it is reachable (for {@code
+ * /readyz}, cached briefly and never behind a lock) and, when asked to, the creation of the topics
+ * a batch lands on. The admin client is created on first use and closed with {@link #close}.
+ */
+final class TopicAdmin implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaTransport.class);
+
+  private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(3);
+  private static final Duration READINESS_CACHE = Duration.ofSeconds(2);
+  private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+  private final Map<String, Object> settings;
+  private final TopicCreation topicCreation;
+  private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
+  private final AtomicReference<Admin> admin = new AtomicReference<>();
+  private volatile boolean closed;
+  private volatile long readinessCheckedAt;
+  private volatile boolean ready;
+
+  /** The admin client takes those of the operator's {@code properties} it knows. */
+  TopicAdmin(String bootstrapServers, Map<String, String> properties, TopicCreation topicCreation) {
+    this.topicCreation = topicCreation;
+    Map<String, Object> adminProps = new HashMap<>();
+    for (Map.Entry<String, String> property : properties.entrySet()) {
+      if (AdminClientConfig.configNames().contains(property.getKey())) {
+        adminProps.put(property.getKey(), property.getValue());
+      }
+    }
+    adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    adminProps.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) READINESS_TIMEOUT.toMillis());
+    adminProps.put(
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READINESS_TIMEOUT.toMillis());
+    this.settings = Collections.unmodifiableMap(adminProps);
+  }
+
+  /** True while the cluster answered with at least one broker within the readiness timeout. */
+  boolean isReady() {
+    if (closed) {
+      return false;
+    }
+    long now = System.nanoTime();
+    if (now - readinessCheckedAt < READINESS_CACHE.toNanos()) {
+      return ready;
+    }
+    boolean reachable;
+    try {
+      reachable =
+          !admin()
+              .describeCluster()
+              .nodes()
+              .get(READINESS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+              .isEmpty();
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      reachable = false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      reachable = false;
+    }
+    ready = reachable;
+    readinessCheckedAt = System.nanoTime();
+    return reachable;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    closeAdmin();
+  }
+
+  /**
+   * The admin client, created on first use outside any lock (creating a client resolves the
+   * bootstrap servers, and readiness must never wait on another thread's I/O).
+   */
+  private Admin admin() {
+    Admin existing = admin.get();
+    if (existing == null) {
+      Admin created = Admin.create(settings);
+      if (admin.compareAndSet(null, created)) {
+        existing = created;
+      } else {
+        created.close(Duration.ZERO);
+        existing = admin.get();
+      }
+    }
+    if (closed || existing == null) {
+      // close() may have run before this client was stored, and not seen it.
+      closeAdmin();
+      throw new IllegalStateException("the Kafka output is closed");
+    }
+    return existing;
+  }
+
+  private void closeAdmin() {
+    Admin open = admin.getAndSet(null);
+    if (open != null) {
+      open.close(ADMIN_CLOSE_TIMEOUT);
+    }
+  }
+
+  /**
+   * Creates the topics of {@code batch} not seen before, when topic creation is on.
+   *
+   * @throws TransportException when a creation fails (other than for a topic that exists) or times
+   *     out
+   */
+  void createMissingTopics(List<OutboundRecord> batch) {
+    if (!topicCreation.enabled()) {
+      return;
+    }
+    for (OutboundRecord record : batch) {
+      String topic = record.topic();
+      if (knownTopics.contains(topic)) {
+        continue;
+      }
+      try {
+        admin()
+            .createTopics(
+                List.of(
+                    new NewTopic(
+                        topic, topicCreation.partitions(), topicCreation.replicationFactor())))
+            .all()
+            .get(READINESS_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
+        LOG.info(
+            "event=topic_created topic={} partitions={} replication_factor={}",
+            topic,
+            topicCreation.partitions(),
+            topicCreation.replicationFactor());
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
+          throw new TransportException(
+              "creating topic " + topic + " failed: " + e.getCause().getMessage(), e.getCause());
+        }
+      } catch (TimeoutException e) {
+        throw new TransportException("creating topic " + topic + " timed out", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TransportException("interrupted while creating topic " + topic, e);
+      }
+      knownTopics.add(topic);
+    }
+  }
+}
