@@ -12,9 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -120,7 +122,12 @@ public final class Scheduler implements AutoCloseable {
   public Map<String, TickOutcome> runOnce(List<ConnectionJob> jobs) throws InterruptedException {
     List<Future<Map<String, TickOutcome>>> futures = new ArrayList<>();
     for (ConnectionJob job : jobs) {
-      futures.add(executor.submit(() -> runConnection(job)));
+      try {
+        futures.add(executor.submit(() -> runConnection(job)));
+      } catch (RejectedExecutionException e) {
+        // A unit already running asked for a stop, which shut the pool: this one never ran.
+        futures.add(CompletableFuture.completedFuture(Map.of()));
+      }
     }
     Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
     for (int i = 0; i < jobs.size(); i++) {
