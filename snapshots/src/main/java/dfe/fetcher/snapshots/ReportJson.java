@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The JSON form of {@code snapshots verify}: one object per snapshot and line, sorted by {@code
- * snapshot_id}, with the fields of the design's CLI contract in its order.
+ * snapshot_id}, its fields always in the same order, which scripts may rely on.
  */
 final class ReportJson {
 

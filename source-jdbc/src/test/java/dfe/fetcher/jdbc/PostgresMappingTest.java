@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Every PostgreSQL type the design maps, read through a dump store, as exact JSON text. */
+/** Every PostgreSQL type the mapping covers, read through a dump store, as exact JSON text. */
 class PostgresMappingTest extends DialectMappingContract {
 
   static final String FULL_ROW =

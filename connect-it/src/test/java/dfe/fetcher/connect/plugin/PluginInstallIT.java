@@ -64,6 +64,12 @@ class PluginInstallIT {
         .as("what the worker provides is not shipped")
         .noneMatch(jar -> jar.startsWith("kafka-clients") || jar.startsWith("connect-api"))
         .noneMatch(jar -> jar.startsWith("slf4j-api") || jar.startsWith("logback"));
+    assertThat(pluginPath.resolve("dfe-fetcher-connect").toFile().list())
+        .as("the standalone command and the consumer side are not shipped")
+        .noneMatch(jar -> jar.startsWith("picocli") || jar.startsWith("app-"))
+        .noneMatch(jar -> jar.startsWith("prometheus-metrics-exporter-httpserver"))
+        .noneMatch(jar -> jar.startsWith("snapshots-"))
+        .anyMatch(jar -> jar.startsWith("runtime-"));
     String classpath = Files.readString(Path.of(System.getProperty("dfe.worker.classpath"))).trim();
     assertThat(classpath).doesNotContain("dfe" + File.separator + "fetcher");
 

@@ -4,7 +4,7 @@
  *
  * <p>{@link dfe.fetcher.core.filter.RowFilter} holds the contract: which variables an expression
  * sees, how JSON becomes CEL values, and which {@link dfe.fetcher.core.filter.FilterVerdict} a row
- * gets. Decisions this package makes beyond the design:
+ * gets. Decisions this package makes:
  *
  * <ul>
  *   <li>Equality is decided on values at run time for every operand, not only for row values, so

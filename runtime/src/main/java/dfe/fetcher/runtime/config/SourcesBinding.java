@@ -22,7 +22,7 @@ import java.util.Set;
 /**
  * Binds {@code sources}: every family's connection ids are checked for clashes, the settings every
  * connection has ({@link SourceFamily#COMMON_CONNECTION_KEYS}) are bound here, and the rest of each
- * connection is handed to its family. A family the design names but this build does not read is
+ * connection is handed to its family. A reserved family name this build does not read is
  * refused.
  */
 final class SourcesBinding {
