@@ -18,7 +18,8 @@ import java.util.List;
 public interface SourceFamily {
 
   /** The keys of a connection the application binds, whatever the family. */
-  List<String> COMMON_CONNECTION_KEYS = List.of("topic", "interval_secs", "enabled", "filter");
+  List<String> COMMON_CONNECTION_KEYS =
+      List.of("topic", "interval_secs", "enabled", "filter", "filter_errors");
 
   /** The family's key under {@code sources}: {@code file}, {@code db}, {@code rest}. */
   String name();

@@ -3,8 +3,9 @@ package dfe.fetcher.jdbc;
 import java.util.List;
 
 /**
- * Every H2 type the mapping covers, read through a dump store, as exact JSON text. H2 folds unquoted
- * names to upper case, so the labels are upper case; {@code DECFLOAT} holds NaN and the infinities.
+ * Every H2 type the mapping covers, read through a dump store, as exact JSON text. H2 folds
+ * unquoted names to upper case, so the labels are upper case; {@code DECFLOAT} holds NaN and the
+ * infinities.
  */
 class H2MappingTest extends DialectMappingContract {
 

@@ -6,10 +6,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every MariaDB type the mapping covers, read through a dump store, as exact JSON text. MariaDB's own
- * differences: {@code TINYINT(1)} and {@code BIT(1)} are booleans, a wider {@code BIT(n)} is its
- * unsigned number, {@code DATETIME} is a wall time (no zone) while {@code TIMESTAMP} is an instant
- * (UTC, {@code Z}), {@code JSON} (an alias of {@code LONGTEXT}) nests, and there is no NaN.
+ * Every MariaDB type the mapping covers, read through a dump store, as exact JSON text. MariaDB's
+ * own differences: {@code TINYINT(1)} and {@code BIT(1)} are booleans, a wider {@code BIT(n)} is
+ * its unsigned number, {@code DATETIME} is a wall time (no zone) while {@code TIMESTAMP} is an
+ * instant (UTC, {@code Z}), {@code JSON} (an alias of {@code LONGTEXT}) nests, and there is no NaN.
  */
 class MariaDbMappingTest extends DialectMappingContract {
 

@@ -92,7 +92,13 @@ final class RunCommand implements Callable<Integer> {
     }
     int failed = 0;
     int stopped = 0;
+    long filtered = 0;
+    long unjudged = 0;
     for (Map.Entry<String, TickOutcome> outcome : outcomes.entrySet()) {
+      if (outcome.getValue() instanceof TickOutcome.Succeeded done) {
+        filtered += done.rowsFiltered();
+        unjudged += done.rowsUnjudged();
+      }
       if (outcome.getValue() instanceof TickOutcome.Failed failure) {
         failed++;
         terminal.err().println("unit " + outcome.getKey() + " failed: " + failure.reason());
@@ -116,7 +122,13 @@ final class RunCommand implements Callable<Integer> {
                 + ", "
                 + failed
                 + " failed"
-                + (stopped == 0 ? "" : ", " + stopped + " stopped"));
+                + (stopped == 0 ? "" : ", " + stopped + " stopped")
+                + (filtered == 0 ? "" : ", " + filtered + " rows filtered out")
+                + (unjudged == 0
+                    ? ""
+                    : ", "
+                        + unjudged
+                        + " rows the filter could not judge (see filter_errors in the log)"));
     if (stoppedBy.get() != 0 && (stopped > 0 || failed > 0)) {
       // A batch job cut short is not a success: the shell's status for the signal that cut it,
       // ahead of any unit's own failure (a unit left running past the grace counts as cut).

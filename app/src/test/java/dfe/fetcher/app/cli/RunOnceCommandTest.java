@@ -70,6 +70,38 @@ class RunOnceCommandTest {
   }
 
   @Test
+  void theSummarySaysHowManyRowsTheFilterDroppedAndCouldNotJudge() {
+    Path filtered =
+        workspace.config(
+            FetcherWorkspace.HEADER
+                + """
+                sources:
+                  file:
+                    inventory:
+                      topic: inventory
+                      filter: 'record.deleted != true'
+                      units:
+                        - unit: hosts
+                          dump: {paths: [data/hosts/*.ndjson]}
+                """);
+    workspace.write(
+        "data/hosts/a.ndjson",
+        FetcherWorkspace.ndjson(
+            "{\"id\":1,\"deleted\":true}", "{\"id\":2,\"deleted\":false}", "{\"id\":3}"));
+
+    CliRun run = CliRun.of("run", "--config", filtered.toString(), "--once");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.errLines())
+        .containsExactly(
+            "ran 1 unit, 0 failed, 1 rows filtered out, 1 rows the filter could not judge (see"
+                + " filter_errors in the log)");
+    assertThat(workspace.completeSnapshotRows("inventory-hosts_land"))
+        .as("a row without the field lands under the default filter_errors: keep")
+        .containsExactly(List.of("{\"id\":2,\"deleted\":false}", "{\"id\":3}"));
+  }
+
+  @Test
   void aFailingUnitMakesItExitOneNamingTheUnitFileAndLineWhileTheOtherUnitsStillLand()
       throws Exception {
     workspace.write("data/hosts/a-good.ndjson", FetcherWorkspace.ndjson("{\"id\":1}"));

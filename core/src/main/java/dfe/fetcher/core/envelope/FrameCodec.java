@@ -17,10 +17,10 @@ import java.util.OptionalLong;
 /**
  * The JSON form of frames.
  *
- * <p>{@link #encode} writes the keys in one fixed order ({@code kind, snapshot_id,
- * snapshot_at, timestamp, store, seq}, then the kind's fields) and embeds a row's record bytes as
- * they are. {@link #parse} accepts a frame when it is a JSON object with a known {@code kind},
- * non-empty string {@code snapshot_id}, {@code snapshot_at}, {@code timestamp} and {@code store}, a
+ * <p>{@link #encode} writes the keys in one fixed order ({@code kind, snapshot_id, snapshot_at,
+ * timestamp, store, seq}, then the kind's fields) and embeds a row's record bytes as they are.
+ * {@link #parse} accepts a frame when it is a JSON object with a known {@code kind}, non-empty
+ * string {@code snapshot_id}, {@code snapshot_at}, {@code timestamp} and {@code store}, a
  * non-negative integer {@code seq}, and the fields its kind requires; other fields are ignored.
  * Both are thread-safe.
  */

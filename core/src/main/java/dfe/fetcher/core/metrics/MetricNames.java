@@ -18,6 +18,9 @@ public final class MetricNames {
   /** Label {@code source}: rows the filter dropped, evaluation errors included. */
   public static final String RECORDS_FILTERED = "dfe_fetcher_records_filtered_total";
 
+  /** Rows the filter could not judge (a missing field, a failed operation), kept or dropped. */
+  public static final String FILTER_ERRORS = "dfe_fetcher_filter_errors_total";
+
   /** Labels {@code source}, {@code reason}: entries written to the dead-letter queue. */
   public static final String DLQ = "dfe_fetcher_dlq_total";
 

@@ -1,6 +1,7 @@
 package dfe.fetcher.runtime.config;
 
 import dfe.fetcher.core.row.UnitSpec;
+import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceUnit;
 import java.util.Objects;
@@ -17,6 +18,7 @@ import java.util.OptionalInt;
  * @param intervalSecs seconds between ticks; empty means {@code scheduler.default_interval_secs}
  * @param enabled false keeps the connection configured but never run (default true)
  * @param filter a CEL expression a row must satisfy to be landed, already known to compile
+ * @param filterErrors what a row the filter cannot judge does ({@code filter_errors})
  * @param source the family's binding: units, and how to open what they share
  */
 public record ConnectionConfig(
@@ -26,6 +28,7 @@ public record ConnectionConfig(
     OptionalInt intervalSecs,
     boolean enabled,
     Optional<String> filter,
+    FilterErrors filterErrors,
     SourceConnection source) {
 
   public ConnectionConfig {
@@ -34,6 +37,7 @@ public record ConnectionConfig(
     Objects.requireNonNull(topic, "topic");
     Objects.requireNonNull(intervalSecs, "intervalSecs");
     Objects.requireNonNull(filter, "filter");
+    Objects.requireNonNull(filterErrors, "filterErrors");
     Objects.requireNonNull(source, "source");
   }
 
@@ -43,7 +47,8 @@ public record ConnectionConfig(
   }
 
   /** The same connection with another filter: what a reload compares to tell other changes. */
-  public ConnectionConfig withFilter(Optional<String> otherFilter) {
-    return new ConnectionConfig(family, id, topic, intervalSecs, enabled, otherFilter, source);
+  public ConnectionConfig withFilter(Optional<String> otherFilter, FilterErrors otherOnError) {
+    return new ConnectionConfig(
+        family, id, topic, intervalSecs, enabled, otherFilter, otherOnError, source);
   }
 }

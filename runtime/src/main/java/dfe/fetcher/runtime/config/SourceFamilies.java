@@ -16,7 +16,9 @@ public final class SourceFamilies {
   public static final List<SourceFamily> ALL =
       List.of(new FileSourceFamily(), new JdbcSourceFamily(), new RestSourceFamily());
 
-  /** Family names reserved for families this build does not read yet: a section for one is refused. */
+  /**
+   * Family names reserved for families this build does not read yet: a section for one is refused.
+   */
   static final List<String> PLANNED = List.of();
 
   private SourceFamilies() {}

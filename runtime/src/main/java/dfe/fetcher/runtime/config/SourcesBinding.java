@@ -1,5 +1,6 @@
 package dfe.fetcher.runtime.config;
 
+import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceFamily;
@@ -22,8 +23,7 @@ import java.util.Set;
 /**
  * Binds {@code sources}: every family's connection ids are checked for clashes, the settings every
  * connection has ({@link SourceFamily#COMMON_CONNECTION_KEYS}) are bound here, and the rest of each
- * connection is handed to its family. A reserved family name this build does not read is
- * refused.
+ * connection is handed to its family. A reserved family name this build does not read is refused.
  */
 final class SourcesBinding {
 
@@ -160,6 +160,7 @@ final class SourcesBinding {
     filter.ifPresent(
         expression ->
             checkFilter(expression, connection.originOf("filter"), connection.pathOf("filter")));
+    FilterErrors onError = filterErrors(connection);
     SourceConnection bound = family.bind(id, connection, context);
     if (!topic.isEmpty()) {
       for (SourceUnit unit : bound.units()) {
@@ -173,7 +174,20 @@ final class SourcesBinding {
         interval.isPresent() ? OptionalInt.of((int) interval.getAsLong()) : OptionalInt.empty(),
         enabled,
         filter,
+        onError,
         bound);
+  }
+
+  private static FilterErrors filterErrors(Section connection) {
+    String name = connection.string("filter_errors", FilterErrors.KEEP.configName());
+    for (FilterErrors value : FilterErrors.values()) {
+      if (value.configName().equals(name)) {
+        return value;
+      }
+    }
+    connection.report(
+        "filter_errors", "unknown value '" + name + "'; one of keep (the default), drop");
+    return FilterErrors.KEEP;
   }
 
   private void checkTopicLength(String unitTopic, SourceUnit unit) {

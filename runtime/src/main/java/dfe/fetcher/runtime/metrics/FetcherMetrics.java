@@ -21,6 +21,7 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   private final Counter snapshotStubs;
   private final Counter records;
   private final Counter filtered;
+  private final Counter filterErrors;
   private final Counter deadLetters;
   private final Histogram tickDuration;
   private final Counter checkpointCommits;
@@ -65,7 +66,13 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
     filtered =
         Counter.builder()
             .name(MetricNames.RECORDS_FILTERED)
-            .help("Rows the filter dropped, evaluation errors included")
+            .help("Rows the filter dropped: judged false, or not judged under filter_errors: drop")
+            .labelNames("source")
+            .register(registry);
+    filterErrors =
+        Counter.builder()
+            .name(MetricNames.FILTER_ERRORS)
+            .help("Rows the filter could not judge (a missing field, a failed operation)")
             .labelNames("source")
             .register(registry);
     deadLetters =
@@ -189,7 +196,18 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   @Override
   public RowCounters rowCounters(String store) {
     CounterDataPoint filteredOut = filtered.labelValues(store);
-    return filteredOut::inc;
+    CounterDataPoint unjudged = filterErrors.labelValues(store);
+    return new RowCounters() {
+      @Override
+      public void filteredOut() {
+        filteredOut.inc();
+      }
+
+      @Override
+      public void filterError() {
+        unjudged.inc();
+      }
+    };
   }
 
   /** {@code reason} is a fixed word ({@code oversize}, {@code refused}), not the entry's text. */
@@ -227,6 +245,7 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.SNAPSHOT_ROWS_OVERSIZE -> snapshotStubs.labelValues(labelValues).get();
       case MetricNames.RECORDS -> records.labelValues(labelValues).get();
       case MetricNames.RECORDS_FILTERED -> filtered.labelValues(labelValues).get();
+      case MetricNames.FILTER_ERRORS -> filterErrors.labelValues(labelValues).get();
       case MetricNames.DLQ -> deadLetters.labelValues(labelValues).get();
       case MetricNames.CHECKPOINT_COMMITS -> checkpointCommits.labelValues(labelValues).get();
       case MetricNames.TICK_FAILURES -> tickFailures.labelValues(labelValues).get();

@@ -61,7 +61,10 @@ public final class ConnectionUnits implements AutoCloseable {
 
   /** The connection's own filter, compiled; keeps every row when it has none. */
   public static RowFilterStage filterOf(ConnectionConfig connection) {
-    return connection.filter().map(FilterStages::compiled).orElse(RowFilterStage.KEEP_ALL);
+    return connection
+        .filter()
+        .map(expression -> FilterStages.compiled(expression, connection.filterErrors()))
+        .orElse(RowFilterStage.KEEP_ALL);
   }
 
   public List<BoundUnit> units() {

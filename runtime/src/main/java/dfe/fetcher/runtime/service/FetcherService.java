@@ -7,6 +7,7 @@ import dfe.fetcher.runtime.cursor.FileCursorStore;
 import dfe.fetcher.runtime.metrics.FetcherMetrics;
 import dfe.fetcher.runtime.schedule.ConnectionJob;
 import dfe.fetcher.runtime.schedule.Scheduler;
+import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.runtime.tick.RowFilterStage;
 import dfe.fetcher.runtime.tick.TickContext;
 import dfe.fetcher.runtime.tick.TickOutcome;
@@ -217,7 +218,9 @@ public final class FetcherService implements AutoCloseable {
   }
 
   private static boolean sameButFilter(ConnectionConfig running, ConnectionConfig next) {
-    return running.withFilter(Optional.empty()).equals(next.withFilter(Optional.empty()));
+    return running
+        .withFilter(Optional.empty(), FilterErrors.KEEP)
+        .equals(next.withFilter(Optional.empty(), FilterErrors.KEEP));
   }
 
   /** Everything a reload cannot change without a restart. */

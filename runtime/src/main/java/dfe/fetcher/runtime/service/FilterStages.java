@@ -5,6 +5,7 @@ import dfe.fetcher.core.filter.FilterCompileException;
 import dfe.fetcher.core.filter.FilterVerdict;
 import dfe.fetcher.core.filter.RowFilter;
 import dfe.fetcher.runtime.config.FilterCompiler;
+import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.runtime.tick.RowFilterStage;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -28,8 +29,11 @@ final class FilterStages {
 
   private FilterStages() {}
 
-  /** The tick's filter step for an expression the loader already accepted. */
-  static RowFilterStage compiled(String expression) {
+  /**
+   * The tick's filter step for an expression the loader already accepted; a row it cannot judge
+   * does what {@code onError} says.
+   */
+  static RowFilterStage compiled(String expression, FilterErrors onError) {
     RowFilter filter;
     try {
       filter = RowFilter.compile(expression);
@@ -38,21 +42,26 @@ final class FilterStages {
     }
     return new RowFilterStage() {
       @Override
-      public boolean keep(byte[] json) {
-        return passes(filter.evaluate(json));
+      public FilterVerdict judge(byte[] json) {
+        return logged(filter.evaluate(json));
       }
 
       @Override
-      public boolean keepRow(Frame.Row frame) {
-        return passes(filter.evaluateRowFrame(frame));
+      public FilterVerdict judgeRow(Frame.Row frame) {
+        return logged(filter.evaluateRowFrame(frame));
+      }
+
+      @Override
+      public FilterErrors onError() {
+        return onError;
       }
     };
   }
 
-  private static boolean passes(FilterVerdict verdict) {
+  private static FilterVerdict logged(FilterVerdict verdict) {
     if (!verdict.passes()) {
       LOG.debug("event=row_filtered verdict={}", verdict);
     }
-    return verdict.passes();
+    return verdict;
   }
 }

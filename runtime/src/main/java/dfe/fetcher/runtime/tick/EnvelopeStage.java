@@ -29,7 +29,7 @@ final class EnvelopeStage {
   private final Clock clock;
   private final SnapshotIdGenerator ids;
   private final OversizePolicy oversize;
-  private final RowFilterStage filter;
+  private final FilterStep filter;
   private final Optional<RowKey> rowKey;
   private SnapshotWriter writer;
 
@@ -38,7 +38,7 @@ final class EnvelopeStage {
       Clock clock,
       SnapshotIdGenerator ids,
       OversizePolicy oversize,
-      RowFilterStage filter,
+      FilterStep filter,
       Optional<RowKey> rowKey) {
     this.store = store;
     this.clock = clock;

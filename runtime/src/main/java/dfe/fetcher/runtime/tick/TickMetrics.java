@@ -49,7 +49,10 @@ public interface TickMetrics {
   /** One unit's per-row counters. */
   interface RowCounters {
 
-    /** A row the filter dropped (an evaluation error included). */
+    /** A row the filter dropped (judged false, or not judged under {@code filter_errors: drop}). */
     void filteredOut();
+
+    /** A row the filter could not judge, whether it was kept or dropped. */
+    void filterError();
   }
 }

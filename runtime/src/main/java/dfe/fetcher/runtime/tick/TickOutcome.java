@@ -3,8 +3,24 @@ package dfe.fetcher.runtime.tick;
 /** How one unit's tick ended. */
 public sealed interface TickOutcome {
 
-  /** Everything read was landed and its checkpoint committed. */
-  record Succeeded(long partsCompleted, long recordsLanded) implements TickOutcome {}
+  /**
+   * Everything read was landed and its checkpoint committed.
+   *
+   * @param partsCompleted dump parts ended with an acknowledged {@code end}
+   * @param recordsLanded messages acknowledged: a dump's frames (begin, rows, stubs, end) and a
+   *     tail's records
+   * @param rowsFiltered rows the filter kept from landing
+   * @param rowsUnjudged rows the filter could not judge, kept or dropped as {@code filter_errors}
+   *     says
+   */
+  record Succeeded(long partsCompleted, long recordsLanded, long rowsFiltered, long rowsUnjudged)
+      implements TickOutcome {
+
+    /** A tick whose filter dropped nothing and judged every row. */
+    public Succeeded(long partsCompleted, long recordsLanded) {
+      this(partsCompleted, recordsLanded, 0, 0);
+    }
+  }
 
   /** The tick stopped early; nothing past the last acknowledged checkpoint was committed. */
   record Failed(String reason) implements TickOutcome {}

@@ -74,10 +74,11 @@ public final class UnitRunner {
         LOG.error("event=tick_failed unit={} error=\"{}\"", unit.store(), failed.reason());
       } else if (done instanceof TickOutcome.Succeeded succeeded) {
         LOG.info(
-            "event=tick_done unit={} parts={} records={} seconds={}",
+            "event=tick_done unit={} parts={} records={} filtered={} seconds={}",
             unit.store(),
             succeeded.partsCompleted(),
             succeeded.recordsLanded(),
+            succeeded.rowsFiltered(),
             seconds(started));
       }
       return done;
@@ -114,6 +115,7 @@ public final class UnitRunner {
       halt.halt("unit " + unit.store(), e);
       throw e;
     } finally {
+      logUnjudged(unit, tick.filterReport());
       running.remove(unit);
       context.metrics().tickTook(unit.store(), seconds(started));
     }
@@ -199,5 +201,17 @@ public final class UnitRunner {
 
   private static double seconds(long startedNanos) {
     return (System.nanoTime() - startedNanos) / 1e9;
+  }
+
+  /** One line per unit and tick, whatever its outcome, when the filter could not judge a row. */
+  private static void logUnjudged(BoundUnit unit, FilterStep.Report filtered) {
+    if (filtered.unjudged() > 0) {
+      LOG.warn(
+          "event=filter_errors unit={} rows={} action={} first_reason=\"{}\" setting=filter_errors",
+          unit.store(),
+          filtered.unjudged(),
+          filtered.onError() == FilterErrors.KEEP ? "kept" : "dropped",
+          LogValues.quoted(filtered.firstReason().orElse("")));
+    }
   }
 }

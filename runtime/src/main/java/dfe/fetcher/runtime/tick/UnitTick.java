@@ -43,12 +43,11 @@ final class UnitTick implements RowSink {
   private final TickContext context;
   private final BoundUnit unit;
   private final BooleanSupplier ending;
-  private final RowFilterStage filter;
+  private final FilterStep filter;
   private final EnvelopeStage envelope;
   private final EnrichmentStage enrichment;
   private final DeadLetterRouter deadLetters;
   private final AcknowledgementPipeline pipeline;
-  private final TickMetrics.RowCounters rowCounters;
   private final List<String> abortedParts = new ArrayList<>();
   private long partsCompleted;
 
@@ -60,8 +59,7 @@ final class UnitTick implements RowSink {
     this.context = context;
     this.unit = unit;
     this.ending = () -> context.stopping().getAsBoolean() || cancellation.isCancelled();
-    this.filter = unit.filter().get();
-    this.rowCounters = context.metrics().rowCounters(unit.store());
+    this.filter = new FilterStep(unit.filter().get(), context.metrics().rowCounters(unit.store()));
     Optional<RowKey> rowKey = unit.rowKey();
     this.envelope =
         new EnvelopeStage(
@@ -125,8 +123,7 @@ final class UnitTick implements RowSink {
     }
     Optional<EnvelopeStage.Enveloped> enveloped = envelope.row(row.content());
     if (enveloped.isEmpty()) {
-      rowCounters.filteredOut();
-      return;
+      return; // dropped by the filter, which counted it
     }
     EnvelopeStage.Enveloped frame = enveloped.get();
     OutboundRecord message = enrichment.frame(frame.frame(), row.fetchedAtMillis());
@@ -152,7 +149,6 @@ final class UnitTick implements RowSink {
       return;
     }
     if (!filter.keep(row.record().bytes())) {
-      rowCounters.filteredOut();
       return;
     }
     pipeline.add(enrichment.record(row.record(), row.fetchedAtMillis()));
@@ -255,7 +251,14 @@ final class UnitTick implements RowSink {
           abortedParts.size() == 1 ? "" : " (and " + (abortedParts.size() - 1) + " more parts)";
       return new TickOutcome.Failed("aborted: " + abortedParts.get(0) + more);
     }
-    return new TickOutcome.Succeeded(partsCompleted, pipeline.recordsLanded());
+    FilterStep.Report filtered = filter.report();
+    return new TickOutcome.Succeeded(
+        partsCompleted, pipeline.recordsLanded(), filtered.dropped(), filtered.unjudged());
+  }
+
+  /** What the filter did so far in this tick. */
+  FilterStep.Report filterReport() {
+    return filter.report();
   }
 
   /**

@@ -9,6 +9,7 @@ import dfe.fetcher.file.FileConnection;
 import dfe.fetcher.file.FileUnit;
 import dfe.fetcher.file.dump.Decoder;
 import dfe.fetcher.file.dump.FileDumpSpec;
+import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.source.config.ConfigException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -81,6 +82,7 @@ class ConfigLoaderTest {
                 OptionalInt.empty(),
                 true,
                 Optional.empty(),
+                FilterErrors.KEEP,
                 new FileConnection(
                     List.of(
                         new FileUnit(
@@ -152,6 +154,7 @@ class ConfigLoaderTest {
                 OptionalInt.of(15),
                 false,
                 Optional.of("record.alive == true"),
+                FilterErrors.KEEP,
                 new FileConnection(
                     List.of(
                         new FileUnit(
@@ -299,8 +302,9 @@ class ConfigLoaderTest {
           an empty topic                 | topic         | topic: ''         | config.yaml:4:14: sources.file.inventory.topic: must not be empty
           a filter that does not compile | filter        | filter: 'f((x)'   | config.yaml:6:15: sources.file.inventory.filter: does not compile: unbalanced parentheses at '(('
           an empty filter                | filter        | filter: ' '       | config.yaml:6:15: sources.file.inventory.filter: must not be empty; leave filter out to land every row
-          an unknown connection key      | interval_secs | shape: dump       | config.yaml:5:7: sources.file.inventory.shape: unknown key; allowed keys: topic, interval_secs, enabled, filter, units
+          an unknown connection key      | interval_secs | shape: dump       | config.yaml:5:7: sources.file.inventory.shape: unknown key; allowed keys: topic, interval_secs, enabled, filter, filter_errors, units
           no units                       | units         | units: []         | config.yaml:7:14: sources.file.inventory.units: needs at least one unit
+          an unknown filter_errors       | filter        | filter_errors: skip | config.yaml:6:22: sources.file.inventory.filter_errors: unknown value 'skip'; one of keep (the default), drop
           """)
   void aBadConnectionSettingIsReportedAtItsLineAndColumnWithItsPath(
       String what, String replaced, String setting, String problem) {

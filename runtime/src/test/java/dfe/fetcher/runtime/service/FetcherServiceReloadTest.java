@@ -42,12 +42,12 @@ class FetcherServiceReloadTest {
 
     try (FetcherService service =
         FetcherService.create(workspace.load(config), Clock.systemUTC())) {
-      assertThat(service.runOnce()).containsValue(new TickOutcome.Succeeded(1, 4));
+      assertThat(service.runOnce()).containsValue(new TickOutcome.Succeeded(1, 4, 1, 0));
 
       service.reload(
           workspace.load(workspace.config(CONFIG.formatted("record.colour != \"red\""))));
       workspace.write("data/hosts/2.ndjson", colours);
-      assertThat(service.runOnce()).containsValue(new TickOutcome.Succeeded(1, 3));
+      assertThat(service.runOnce()).containsValue(new TickOutcome.Succeeded(1, 3, 2, 0));
     }
 
     assertThat(workspace.completeSnapshotRows(TOPIC))

@@ -37,7 +37,8 @@ class FileDumpTickTest {
   private static final String TOPIC = "inventory-hosts_land";
   private static final String CURSOR = "test.inventory.hosts";
   private static final RowFilterStage ALIVE_ONLY =
-      json -> !new String(json, StandardCharsets.UTF_8).contains("\"alive\":false");
+      RowFilterStage.of(
+          json -> !new String(json, StandardCharsets.UTF_8).contains("\"alive\":false"));
 
   @TempDir Path directory;
   private Path data;

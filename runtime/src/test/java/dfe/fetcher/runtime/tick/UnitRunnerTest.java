@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dfe.fetcher.core.envelope.Reassembler;
 import dfe.fetcher.core.envelope.SnapshotReport;
 import dfe.fetcher.core.envelope.SnapshotStatus;
+import dfe.fetcher.core.filter.FilterVerdict;
 import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.oversize.OversizePolicy;
 import java.nio.charset.StandardCharsets;
@@ -77,7 +78,8 @@ class UnitRunnerTest {
                 "{\"id\":\"b\",\"alive\":false}",
                 "{\"id\":\"c\",\"alive\":true}");
     RowFilterStage aliveOnly =
-        json -> !new String(json, StandardCharsets.UTF_8).contains("\"alive\":false");
+        RowFilterStage.of(
+            json -> !new String(json, StandardCharsets.UTF_8).contains("\"alive\":false"));
 
     landing.runner().runTick(Landing.dumpUnit(source, aliveOnly));
 
@@ -88,6 +90,64 @@ class UnitRunnerTest {
         .extracting(frame -> frame.get("seq").asLong())
         .containsExactly(0L, 1L);
     assertThat(landing.metrics.counterValue(MetricNames.RECORDS_FILTERED, STORE)).isEqualTo(1);
+  }
+
+  /** Judges rows with a {@code deleted} field; cannot judge the others, as CEL cannot. */
+  private static RowFilterStage notDeleted(FilterErrors onError) {
+    return new RowFilterStage() {
+      @Override
+      public FilterVerdict judge(byte[] json) {
+        String text = new String(json, StandardCharsets.UTF_8);
+        if (!text.contains("\"deleted\"")) {
+          return new FilterVerdict.DropError("no such key: deleted");
+        }
+        return text.contains("\"deleted\":true") ? FilterVerdict.DROP : FilterVerdict.PASS;
+      }
+
+      @Override
+      public FilterErrors onError() {
+        return onError;
+      }
+    };
+  }
+
+  private static ScriptedSource rowsWithAndWithoutTheField() {
+    return ScriptedSource.dump()
+        .part(
+            1,
+            "{\"id\":\"a\",\"deleted\":false}",
+            "{\"id\":\"b\",\"deleted\":true}",
+            "{\"id\":\"c\"}",
+            "{\"id\":\"d\"}");
+  }
+
+  @Test
+  void aRowTheFilterCannotJudgeLandsUnderKeepAndIsCounted() {
+    TickOutcome outcome =
+        landing
+            .runner()
+            .runTick(Landing.dumpUnit(rowsWithAndWithoutTheField(), notDeleted(FilterErrors.KEEP)));
+
+    assertThat(landing.completeSnapshotRows(TOPIC))
+        .containsExactly(
+            List.of("{\"id\":\"a\",\"deleted\":false}", "{\"id\":\"c\"}", "{\"id\":\"d\"}"));
+    assertThat(outcome).isEqualTo(new TickOutcome.Succeeded(1, 5, 1, 2));
+    assertThat(landing.metrics.counterValue(MetricNames.FILTER_ERRORS, STORE)).isEqualTo(2);
+    assertThat(landing.metrics.counterValue(MetricNames.RECORDS_FILTERED, STORE)).isEqualTo(1);
+  }
+
+  @Test
+  void aRowTheFilterCannotJudgeIsDroppedUnderDropAndGivesItsSeqBack() {
+    TickOutcome outcome =
+        landing
+            .runner()
+            .runTick(Landing.dumpUnit(rowsWithAndWithoutTheField(), notDeleted(FilterErrors.DROP)));
+
+    assertThat(landing.completeSnapshotRows(TOPIC))
+        .containsExactly(List.of("{\"id\":\"a\",\"deleted\":false}"));
+    assertThat(outcome).isEqualTo(new TickOutcome.Succeeded(1, 3, 3, 2));
+    assertThat(landing.metrics.counterValue(MetricNames.FILTER_ERRORS, STORE)).isEqualTo(2);
+    assertThat(landing.metrics.counterValue(MetricNames.RECORDS_FILTERED, STORE)).isEqualTo(3);
   }
 
   @Test
@@ -217,12 +277,13 @@ class UnitRunnerTest {
     ScriptedSource source =
         ScriptedSource.dump().part(1, "{\"id\":\"a\"}").part(2, "{\"id\":\"b\"}");
     RowFilterStage stopAfterFirstPart =
-        json -> {
-          if (new String(json, StandardCharsets.UTF_8).contains("\"b\"")) {
-            landing.stopping.set(true);
-          }
-          return true;
-        };
+        RowFilterStage.of(
+            json -> {
+              if (new String(json, StandardCharsets.UTF_8).contains("\"b\"")) {
+                landing.stopping.set(true);
+              }
+              return true;
+            });
 
     TickOutcome outcome = landing.runner().runTick(Landing.dumpUnit(source, stopAfterFirstPart));
 
@@ -256,7 +317,8 @@ class UnitRunnerTest {
         ScriptedSource.tail()
             .part(1, "{\"id\":\"a\",\"n\":1}", "{\"id\":\"b\",\"n\":2}")
             .part(2, "{\"id\":\"c\",\"n\":3}");
-    RowFilterStage noB = json -> !new String(json, StandardCharsets.UTF_8).contains("\"b\"");
+    RowFilterStage noB =
+        RowFilterStage.of(json -> !new String(json, StandardCharsets.UTF_8).contains("\"b\""));
 
     landing.runner().runTick(Landing.tailUnit(source, noB));
 

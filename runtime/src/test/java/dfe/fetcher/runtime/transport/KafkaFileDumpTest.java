@@ -204,12 +204,13 @@ class KafkaFileDumpTest {
     write("a.ndjson", 100, rows);
     AtomicInteger seen = new AtomicInteger();
     RowFilterStage stopBrokerAtRow500 =
-        json -> {
-          if (seen.incrementAndGet() == 500) {
-            kafka.stopBroker();
-          }
-          return true;
-        };
+        RowFilterStage.of(
+            json -> {
+              if (seen.incrementAndGet() == 500) {
+                kafka.stopBroker();
+              }
+              return true;
+            });
 
     TickOutcome failed = runner().runTick(unit(stopBrokerAtRow500));
 
@@ -273,7 +274,8 @@ class KafkaFileDumpTest {
   @Test
   void sameChangeTimeFilesRestartFromCheckpointAndTheFilterHoldThroughKafka() throws Exception {
     RowFilterStage aliveOnly =
-        json -> !new String(json, StandardCharsets.UTF_8).contains("\"alive\":false");
+        RowFilterStage.of(
+            json -> !new String(json, StandardCharsets.UTF_8).contains("\"alive\":false"));
     write("a.ndjson", 100, rows("a", 6));
     write("b.ndjson", 100, rows("b", 6));
     runner().runTick(unit(aliveOnly));

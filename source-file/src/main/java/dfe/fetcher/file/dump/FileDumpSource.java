@@ -77,7 +77,10 @@ public final class FileDumpSource implements RowSource {
   private final OversizePolicy oversize;
   private final Optional<RowKey> rowKey;
 
-  /** A unit with the default oversize policy ({@link OversizePolicy#DEFAULT}) and no {@code row_key}. */
+  /**
+   * A unit with the default oversize policy ({@link OversizePolicy#DEFAULT}) and no {@code
+   * row_key}.
+   */
   public FileDumpSource(FileDumpSpec spec, Clock clock) {
     this(spec, clock, OversizePolicy.DEFAULT, Optional.empty());
   }
