@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,12 +20,7 @@ class ApplyCommandTest {
   @RegisterExtension static final ApplyFixture fixture = ApplyFixture.postgres();
 
   @TempDir Path directory;
-  private PostgresSchema schema;
-
-  @BeforeEach
-  void useTheSchema() {
-    schema = fixture.schema();
-  }
+  private PostgresSchema schema; // set by the fixture before each test
 
   private CommandRun apply(List<String> lines, String... extra) throws Exception {
     Path file = SnapshotFrames.file(directory, "frames-" + System.nanoTime() + ".ndjson", lines);

@@ -5,6 +5,8 @@ import static dfe.fetcher.snapshots.SnapshotFrames.dump;
 import dfe.fetcher.snapshots.apply.PostgresSchema;
 import dfe.fetcher.testkit.LocalKafka;
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,8 +30,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * command lines that point {@code apply} at them, run in this JVM or a child one.
  *
  * <p>Registered on a static field ({@code @RegisterExtension static final ApplyFixture fixture =
- * ApplyFixture.withKafka();}), so the broker lives as long as the class. The schema exists before
- * the class's own {@code @BeforeEach} methods run and is dropped after its {@code @AfterEach} ones.
+ * ApplyFixture.withKafka();}), so the broker lives as long as the class. Before each test, and
+ * before the class's own {@code @BeforeEach} methods, it creates the schema and sets every {@link
+ * PostgresSchema} field of the test instance to it (as {@code @TempDir} sets a path), so a test
+ * reads {@code schema.rows("hosts")}; the schema is dropped after the class's {@code @AfterEach}
+ * methods.
  */
 final class ApplyFixture
     implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
@@ -75,16 +80,18 @@ final class ApplyFixture
   @Override
   public void beforeEach(ExtensionContext context) throws Exception {
     schema = PostgresSchema.create();
+    Object test = context.getRequiredTestInstance();
+    for (Field field : test.getClass().getDeclaredFields()) {
+      if (field.getType() == PostgresSchema.class && !Modifier.isStatic(field.getModifiers())) {
+        field.setAccessible(true);
+        field.set(test, schema);
+      }
+    }
   }
 
   @Override
   public void afterEach(ExtensionContext context) throws Exception {
     schema.close();
-  }
-
-  /** This test's schema. */
-  PostgresSchema schema() {
-    return schema;
   }
 
   LocalKafka kafka() {

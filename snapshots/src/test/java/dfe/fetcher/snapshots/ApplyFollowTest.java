@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,13 +27,8 @@ class ApplyFollowTest {
 
   @RegisterExtension static final ApplyFixture fixture = ApplyFixture.withKafka();
 
-  private PostgresSchema schema;
+  private PostgresSchema schema; // set by the fixture before each test
   @TempDir Path directory;
-
-  @BeforeEach
-  void useTheSchema() {
-    schema = fixture.schema();
-  }
 
   @Test
   void followingAppliesEachDumpAsItCompletesAndCountsItOnMetrics() throws Exception {

@@ -16,7 +16,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,12 +24,7 @@ class ApplyFromKafkaTest {
 
   @RegisterExtension static final ApplyFixture fixture = ApplyFixture.withKafka();
 
-  private PostgresSchema schema;
-
-  @BeforeEach
-  void useTheSchema() {
-    schema = fixture.schema();
-  }
+  private PostgresSchema schema; // set by the fixture before each test
 
   private CommandRun apply(String topic, String... extra) {
     List<String> args = fixture.applyFromTopic(topic, "--group", fixture.group());

@@ -27,12 +27,11 @@ class ApplyKillTest {
   @RegisterExtension static final ApplyFixture fixture = ApplyFixture.postgres();
 
   @TempDir Path directory;
-  private PostgresSchema schema;
+  private PostgresSchema schema; // set by the fixture before each test
   private Path newDump;
 
   @BeforeEach
   void applyTheOldSnapshot() throws Exception {
-    schema = fixture.schema();
     Path oldDump = directory.resolve("old.ndjson");
     SnapshotFrames.write(oldDump, STORE, 1, OLD_ROWS, i -> "{\"id\":" + i + ",\"v\":\"old\"}");
     assertThat(CommandRun.of(args(oldDump).toArray(String[]::new)).exitCode()).isZero();

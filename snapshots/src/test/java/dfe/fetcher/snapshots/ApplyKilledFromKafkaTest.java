@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,13 +27,8 @@ class ApplyKilledFromKafkaTest {
 
   @RegisterExtension static final ApplyFixture fixture = ApplyFixture.withKafka();
 
-  private PostgresSchema schema;
+  private PostgresSchema schema; // set by the fixture before each test
   @TempDir Path directory;
-
-  @BeforeEach
-  void useTheSchema() {
-    schema = fixture.schema();
-  }
 
   private List<String> args(String topic) {
     return fixture.applyFromTopic(topic, "--group", fixture.group());
