@@ -22,6 +22,7 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -102,12 +103,7 @@ final class ApplyCommand implements Callable<Integer> {
   @Option(names = "--table", required = true, paramLabel = "[SCHEMA.]NAME")
   private String table;
 
-  @Option(
-      names = "--key",
-      required = true,
-      paramLabel = "POINTER",
-      description = "JSON pointer of the row identity, e.g. /id; repeat for a composite key.")
-  private List<String> keys = new ArrayList<>();
+  @Mixin private KeyOption key;
 
   @Option(
       names = "--columns",
@@ -152,7 +148,7 @@ final class ApplyCommand implements Callable<Integer> {
     }
     TableColumns columns;
     try {
-      columns = TableColumns.of(keys, columnSpecs);
+      columns = TableColumns.of(key.pointers(), columnSpecs);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(command.commandLine(), e.getMessage());
     }
@@ -179,10 +175,9 @@ final class ApplyCommand implements Callable<Integer> {
         AtomicBoolean stop = new AtomicBoolean();
         KafkaApplyInput kafka =
             new KafkaApplyInput(
-                bootstrapServers,
+                new KafkaConsumerSettings(bootstrapServers, consumerProperties),
                 topic,
-                group != null ? group : "dfe-fetcher-apply." + target.name(),
-                consumerProperties);
+                group != null ? group : "dfe-fetcher-apply." + target.name());
         kafka.run(applier, input, follow, stop);
       } else {
         input.readAll(files);

@@ -15,9 +15,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -47,12 +45,7 @@ final class DiffCommand implements Callable<Integer> {
 
   @Spec private CommandSpec command;
 
-  @Option(
-      names = "--key",
-      required = true,
-      paramLabel = "POINTER",
-      description = "JSON pointer of the row identity, e.g. /id; repeat for a composite key.")
-  private List<String> keys = new ArrayList<>();
+  @Mixin private KeyOption key;
 
   @Option(
       names = "--from",
@@ -88,7 +81,7 @@ final class DiffCommand implements Callable<Integer> {
     Terminal terminal = snapshots.terminal();
     RowIdentity identity;
     try {
-      identity = RowIdentity.of(keys);
+      identity = RowIdentity.of(key.pointers());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(command.commandLine(), "--key: " + e.getMessage());
     }

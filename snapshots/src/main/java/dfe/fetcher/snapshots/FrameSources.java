@@ -53,7 +53,8 @@ final class FrameSources {
     }
     input.readAll(files);
     if (!topics.isEmpty()) {
-      KafkaTopicInput kafka = new KafkaTopicInput(bootstrapServers, consumerProperties);
+      KafkaTopicInput kafka =
+          new KafkaTopicInput(new KafkaConsumerSettings(bootstrapServers, consumerProperties));
       for (String topic : topics) {
         kafka.read(topic, input);
       }

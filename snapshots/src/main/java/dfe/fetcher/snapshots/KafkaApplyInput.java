@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -20,7 +19,6 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads a dump topic for {@code snapshots apply}: every partition, from the group's committed
@@ -49,20 +47,10 @@ final class KafkaApplyInput {
   private final String group;
   private final Map<String, Object> settings;
 
-  KafkaApplyInput(
-      String bootstrapServers, String topic, String group, Map<String, String> properties) {
-    Map<String, Object> merged = new HashMap<>(properties);
-    merged.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    merged.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-    merged.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    merged.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    merged.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    merged.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-    // Never jump: an offset retention deleted is an error to report, not frames to skip.
-    merged.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+  KafkaApplyInput(KafkaConsumerSettings consumer, String topic, String group) {
     this.topic = topic;
     this.group = group;
-    this.settings = merged;
+    this.settings = consumer.inGroup(group);
   }
 
   /**

@@ -2,16 +2,13 @@ package dfe.fetcher.snapshots;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads every partition of a topic from the beginning to the end offsets it had when reading
@@ -24,17 +21,8 @@ final class KafkaTopicInput {
 
   private final Map<String, Object> settings;
 
-  KafkaTopicInput(String bootstrapServers, Map<String, String> consumerProperties) {
-    Map<String, Object> merged = new HashMap<>(consumerProperties);
-    merged.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    merged.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    merged.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    merged.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    merged.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    merged.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-    // Never jump: if retention deletes what is being read, say so instead of skipping frames.
-    merged.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-    this.settings = merged;
+  KafkaTopicInput(KafkaConsumerSettings consumer) {
+    this.settings = consumer.withoutGroup();
   }
 
   /** Reads {@code topic} into {@code input}; a topic that cannot be read is reported there. */

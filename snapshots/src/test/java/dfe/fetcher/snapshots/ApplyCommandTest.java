@@ -1,5 +1,7 @@
 package dfe.fetcher.snapshots;
 
+import static dfe.fetcher.snapshots.ApplyFixture.STORE;
+import static dfe.fetcher.snapshots.ApplyFixture.hosts;
 import static dfe.fetcher.snapshots.SnapshotFrames.dump;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,45 +10,23 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code snapshots apply} from files into a real PostgreSQL. */
 class ApplyCommandTest {
 
-  private static final String STORE = "inventory.hosts";
+  @RegisterExtension static final ApplyFixture fixture = ApplyFixture.postgres();
 
   @TempDir Path directory;
-  private PostgresSchema schema;
-
-  @BeforeEach
-  void createSchema() throws Exception {
-    schema = PostgresSchema.create();
-  }
-
-  @AfterEach
-  void dropSchema() throws Exception {
-    schema.close();
-  }
+  private PostgresSchema schema; // set by the fixture before each test
 
   private CommandRun apply(List<String> lines, String... extra) throws Exception {
     Path file = SnapshotFrames.file(directory, "frames-" + System.nanoTime() + ".ndjson", lines);
-    List<String> args = new ArrayList<>(List.of("snapshots", "apply"));
-    args.addAll(schema.target("hosts"));
-    args.addAll(List.of("--key", "/id"));
-    args.addAll(List.of(extra));
+    List<String> args = fixture.apply(extra);
     args.add(file.toString());
     return CommandRun.of(args.toArray(String[]::new));
-  }
-
-  private static SnapshotFrames hosts(int minute, String... idsAndNames) {
-    String[] records = new String[idsAndNames.length];
-    for (int i = 0; i < records.length; i++) {
-      records[i] = "{\"id\":\"" + idsAndNames[i] + "\",\"seen\":" + minute + "}";
-    }
-    return dump(STORE, minute, records);
   }
 
   @Test
@@ -248,11 +228,7 @@ class ApplyCommandTest {
 
   @Test
   void givingNeitherFilesNorATopicIsAUsageError() throws Exception {
-    List<String> args = new ArrayList<>(List.of("snapshots", "apply"));
-    args.addAll(schema.target("hosts"));
-    args.addAll(List.of("--key", "/id"));
-
-    CommandRun run = CommandRun.of(args.toArray(String[]::new));
+    CommandRun run = CommandRun.of(fixture.apply().toArray(String[]::new));
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err()).contains("give either FILE... or --topic");

@@ -1,5 +1,6 @@
 package dfe.fetcher.snapshots;
 
+import static dfe.fetcher.snapshots.ApplyFixture.STORE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,12 +8,11 @@ import dfe.fetcher.snapshots.apply.PostgresSchema;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,17 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ApplyKillTest {
 
-  private static final String STORE = "inventory.hosts";
   private static final int OLD_ROWS = 50_000;
   private static final int NEW_ROWS = 300_000;
 
+  @RegisterExtension static final ApplyFixture fixture = ApplyFixture.postgres();
+
   @TempDir Path directory;
-  private PostgresSchema schema;
+  private PostgresSchema schema; // set by the fixture before each test
   private Path newDump;
 
   @BeforeEach
   void applyTheOldSnapshot() throws Exception {
-    schema = PostgresSchema.create();
     Path oldDump = directory.resolve("old.ndjson");
     SnapshotFrames.write(oldDump, STORE, 1, OLD_ROWS, i -> "{\"id\":" + i + ",\"v\":\"old\"}");
     assertThat(CommandRun.of(args(oldDump).toArray(String[]::new)).exitCode()).isZero();
@@ -41,16 +41,8 @@ class ApplyKillTest {
         newDump, STORE, 2, NEW_ROWS, i -> "{\"id\":" + (i + OLD_ROWS / 2) + ",\"v\":\"new\"}");
   }
 
-  @AfterEach
-  void dropSchema() throws Exception {
-    schema.close();
-  }
-
   private List<String> args(Path file) {
-    List<String> args = new ArrayList<>(List.of("snapshots", "apply"));
-    args.addAll(schema.target("hosts"));
-    args.addAll(List.of("--key", "/id", "--columns", "/id=id:bigint", file.toString()));
-    return args;
+    return fixture.apply("--columns", "/id=id:bigint", file.toString());
   }
 
   @Test
@@ -140,21 +132,7 @@ class ApplyKillTest {
   }
 
   private Process start(Path file) throws Exception {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dfe.fetcher.snapshots.SnapshotsMain"));
-    command.addAll(args(file));
-    Path log = directory.resolve("apply-" + System.nanoTime() + ".log");
-    return new ProcessBuilder(command)
-        .directory(directory.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+    return ApplyFixture.start(args(file), directory.resolve("apply-" + System.nanoTime() + ".log"));
   }
 
   private static void kill(Process process) throws InterruptedException {

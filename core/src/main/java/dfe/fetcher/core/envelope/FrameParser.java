@@ -1,13 +1,52 @@
 package dfe.fetcher.core.envelope;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.OptionalLong;
+
 /**
  * Parses frames one line after another, as {@link FrameCodec#parse} does, reusing what it can
  * between lines (the previous frame's head strings, its working state). Not thread-safe: one parser
  * per reader.
+ *
+ * <p>A line's fields are read first, then checked against its kind: a field that is not the kind's
+ * own is ignored whatever its type.
  */
 public final class FrameParser {
 
-  private final FrameCodec.FrameFields fields = new FrameCodec.FrameFields();
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private static final int KIND = 0;
+  private static final int SNAPSHOT_ID = 1;
+  private static final int SNAPSHOT_AT = 2;
+  private static final int TIMESTAMP = 3;
+  private static final int STORE = 4;
+
+  /**
+   * The head strings of the previous frame: consecutive frames mostly share them, so a value equal
+   * to the last one is reused instead of allocated again.
+   */
+  private final String[] recent = new String[5];
+
+  private Object kind;
+  private Object snapshotId;
+  private Object snapshotAt;
+  private Object timestamp;
+  private Object store;
+  private Object seq;
+  private Object total;
+  private Object bytes;
+  private Object rowKey;
+  private Object rowCount;
+  private Object completedAt;
+  private RawRecord record;
 
   public Frame parse(byte[] json) throws InvalidFrameException {
     return parse(json, 0, json.length);
@@ -15,6 +54,213 @@ public final class FrameParser {
 
   /** Parses one frame from {@code length} bytes of {@code buffer} starting at {@code offset}. */
   public Frame parse(byte[] buffer, int offset, int length) throws InvalidFrameException {
-    return FrameCodec.parse(fields, buffer, offset, length);
+    try (JsonParser parser = JSON.createParser(buffer, offset, length)) {
+      return read(parser, buffer, offset).toFrame();
+    } catch (JsonProcessingException e) {
+      throw new InvalidFrameException("not valid JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading from a byte array failed", e);
+    }
+  }
+
+  private FrameParser read(JsonParser parser, byte[] buffer, int offset)
+      throws IOException, InvalidFrameException {
+    kind = snapshotId = snapshotAt = timestamp = store = null;
+    seq = total = bytes = rowKey = rowCount = completedAt = null;
+    record = null;
+    JsonToken first = parser.nextToken();
+    if (first != JsonToken.START_OBJECT) {
+      throw new InvalidFrameException(
+          first == null ? "empty, not a frame" : "not a JSON object but " + describe(first));
+    }
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      String name = parser.currentName();
+      JsonToken value = parser.nextToken();
+      switch (name) {
+        case "kind" -> kind = headScalar(KIND, parser, value);
+        case "snapshot_id" -> snapshotId = headScalar(SNAPSHOT_ID, parser, value);
+        case "snapshot_at" -> snapshotAt = headScalar(SNAPSHOT_AT, parser, value);
+        case "timestamp" -> timestamp = headScalar(TIMESTAMP, parser, value);
+        case "store" -> store = headScalar(STORE, parser, value);
+        case "seq" -> seq = scalar(parser, value);
+        case "total" -> total = scalar(parser, value);
+        case "bytes" -> bytes = scalar(parser, value);
+        case "row_key" -> rowKey = scalar(parser, value);
+        case "row_count" -> rowCount = scalar(parser, value);
+        case "completed_at" -> completedAt = scalar(parser, value);
+        case "record" -> record = record(parser, buffer, offset);
+        default -> parser.skipChildren();
+      }
+    }
+    if (parser.nextToken() != null) {
+      throw new InvalidFrameException("more than one JSON value on the line");
+    }
+    return this;
+  }
+
+  private Frame toFrame() throws InvalidFrameException {
+    String kindName = string("kind", kind);
+    FrameKind frameKind =
+        FrameKind.fromWireName(kindName)
+            .orElseThrow(
+                () ->
+                    new InvalidFrameException(
+                        "kind \"" + kindName + "\" is not one of begin, row, oversize, end"));
+    FrameHead head =
+        new FrameHead(
+            string("snapshot_id", snapshotId),
+            string("snapshot_at", snapshotAt),
+            string("timestamp", timestamp),
+            string("store", store),
+            count("seq", seq));
+    return switch (frameKind) {
+      case BEGIN ->
+          new Frame.Begin(
+              head,
+              total == null
+                  ? OptionalLong.empty()
+                  : OptionalLong.of(count("total", total, Long.MAX_VALUE)));
+      case ROW -> {
+        if (record == null) {
+          throw new InvalidFrameException("a row frame has no record");
+        }
+        yield new Frame.Row(head, record);
+      }
+      case OVERSIZE -> {
+        long size = count("bytes", bytes, Long.MAX_VALUE);
+        if (rowKey != null && !(rowKey instanceof String)) {
+          throw new InvalidFrameException("row_key is " + describe(rowKey) + ", not a string");
+        }
+        yield new Frame.Oversize(head, size, Optional.ofNullable((String) rowKey));
+      }
+      case END ->
+          new Frame.End(
+              head, count("row_count", rowCount), string("completed_at", completedAt, true));
+    };
+  }
+
+  /** As {@link #scalar}, reusing the previous frame's string when the text is the same. */
+  private Object headScalar(int slot, JsonParser parser, JsonToken token) throws IOException {
+    if (token != JsonToken.VALUE_STRING) {
+      return scalar(parser, token);
+    }
+    char[] chars = parser.getTextCharacters();
+    int from = parser.getTextOffset();
+    int length = parser.getTextLength();
+    String previous = recent[slot];
+    if (previous != null && previous.length() == length) {
+      boolean same = true;
+      for (int i = 0; i < length && same; i++) {
+        same = previous.charAt(i) == chars[from + i];
+      }
+      if (same) {
+        return previous;
+      }
+    }
+    String text = new String(chars, from, length);
+    recent[slot] = text;
+    return text;
+  }
+
+  /** A scalar's value (String, Long, BigInteger), or its token when it is of another type. */
+  private static Object scalar(JsonParser parser, JsonToken token) throws IOException {
+    switch (token) {
+      case VALUE_STRING:
+        return parser.getText();
+      case VALUE_NUMBER_INT:
+        return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+            ? parser.getBigIntegerValue()
+            : parser.getLongValue();
+      case START_OBJECT:
+      case START_ARRAY:
+        parser.skipChildren();
+        return token;
+      default:
+        return token;
+    }
+  }
+
+  /** The record's bytes exactly as they stand in the buffer, and their digest, in one pass. */
+  private static RawRecord record(JsonParser parser, byte[] buffer, int offset) throws IOException {
+    int start = offset + (int) parser.currentTokenLocation().getByteOffset();
+    long digest = CanonicalDigest.ofCurrentValue(parser);
+    int end = offset + (int) parser.currentLocation().getByteOffset();
+    while (end > start && isJsonWhitespace(buffer[end - 1])) {
+      end--;
+    }
+    return RawRecord.withDigest(Arrays.copyOfRange(buffer, start, end), digest);
+  }
+
+  private static boolean isJsonWhitespace(byte b) {
+    return b == ' ' || b == '\t' || b == '\n' || b == '\r';
+  }
+
+  private static String string(String field, Object value) throws InvalidFrameException {
+    return string(field, value, false);
+  }
+
+  private static String string(String field, Object value, boolean mayBeEmpty)
+      throws InvalidFrameException {
+    if (value == null) {
+      throw new InvalidFrameException("missing " + field);
+    }
+    if (!(value instanceof String text)) {
+      throw new InvalidFrameException(field + " is " + describe(value) + ", not a string");
+    }
+    if (text.isEmpty() && !mayBeEmpty) {
+      throw new InvalidFrameException(field + " is an empty string");
+    }
+    return text;
+  }
+
+  /** A seq-like count: a non-negative integer the Reassembler's 32-bit bitmaps can hold. */
+  private static long count(String field, Object value) throws InvalidFrameException {
+    return count(field, value, FrameCodec.MAX_SEQ);
+  }
+
+  private static long count(String field, Object value, long max) throws InvalidFrameException {
+    if (value == null) {
+      throw new InvalidFrameException("missing " + field);
+    }
+    if (value instanceof BigInteger big) {
+      if (big.signum() < 0) {
+        throw new InvalidFrameException(field + " is negative (" + big + ")");
+      }
+      throw new InvalidFrameException(field + " " + big + " is beyond " + max);
+    }
+    if (!(value instanceof Long number)) {
+      throw new InvalidFrameException(
+          field + " is " + describe(value) + ", not a non-negative integer");
+    }
+    if (number < 0) {
+      throw new InvalidFrameException(field + " is negative (" + number + ")");
+    }
+    if (number > max) {
+      throw new InvalidFrameException(field + " " + number + " is beyond " + max);
+    }
+    return number;
+  }
+
+  private static String describe(Object value) {
+    if (value instanceof String) {
+      return "a string";
+    }
+    if (value instanceof Long || value instanceof BigInteger) {
+      return "the number " + value;
+    }
+    return describe((JsonToken) value);
+  }
+
+  private static String describe(JsonToken token) {
+    return switch (token) {
+      case START_OBJECT -> "an object";
+      case START_ARRAY -> "an array";
+      case VALUE_STRING -> "a string";
+      case VALUE_NUMBER_INT -> "an integer";
+      case VALUE_NUMBER_FLOAT -> "a fractional number";
+      case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+      case VALUE_NULL -> "null";
+      default -> token.toString();
+    };
   }
 }

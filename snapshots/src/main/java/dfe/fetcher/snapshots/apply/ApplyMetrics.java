@@ -61,12 +61,12 @@ public final class ApplyMetrics implements AutoCloseable {
     snapshots.labelValues(table, outcome).inc();
   }
 
-  void applied(long rowCount, long added, long removed, long changed) {
+  void applied(long rowCount, ChangeCounts counts) {
     rows.labelValues(table).inc(rowCount);
-    if (added >= 0) {
-      changes.labelValues(table, "add").inc(added);
-      changes.labelValues(table, "remove").inc(removed);
-      changes.labelValues(table, "change").inc(changed);
+    if (counts.counted()) {
+      changes.labelValues(table, "add").inc(counts.added());
+      changes.labelValues(table, "remove").inc(counts.removed());
+      changes.labelValues(table, "change").inc(counts.changed());
     }
   }
 

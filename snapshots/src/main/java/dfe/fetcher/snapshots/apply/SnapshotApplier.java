@@ -40,6 +40,8 @@ public final class SnapshotApplier {
   private static final long STAGE_BYTES = 4L << 20;
 
   private final TargetTable target;
+  private final StagingTables staging;
+  private final SnapshotSwap swap;
   private final Optional<String> onlyStore;
   private final ChangePublisher publisher;
   private final PrintStream progress;
@@ -67,13 +69,15 @@ public final class SnapshotApplier {
       ApplyMetrics metrics)
       throws SQLException {
     this.target = target;
+    this.staging = new StagingTables(target);
+    this.swap = new SnapshotSwap(target, staging);
     this.onlyStore = onlyStore;
     this.publisher = publisher;
     this.progress = progress;
     this.metrics = metrics;
     this.held = target.held();
     if (held.isPresent()) {
-      target.dropStagingNotNewerThan(held.get().snapshotId());
+      staging.dropNotNewerThan(held.get().snapshotId());
     }
   }
 
@@ -98,7 +102,7 @@ public final class SnapshotApplier {
         line("skipped", id, head.store(), skip.get());
         return;
       }
-      target.createStage(id);
+      staging.create(id);
       snapshot = new Waiting(id, head.store());
       waiting.put(id, snapshot);
     }
@@ -158,13 +162,14 @@ public final class SnapshotApplier {
       }
       SnapshotReport report = reassembler.report(candidate.id).orElseThrow();
       long rowCount = report.rowCount().orElseThrow();
-      TargetTable.Swap swap = target.swap(candidate.id, candidate.store, rowCount, publisher);
-      switch (swap.outcome()) {
+      SnapshotSwap.Result swapped = swap.swap(candidate.id, candidate.store, rowCount, publisher);
+      ChangeCounts changes = swapped.changes();
+      switch (swapped.outcome()) {
         case APPLIED -> {
           forget(candidate);
           held = Optional.of(new TargetTable.Held(candidate.id, candidate.store));
           appliedSnapshots++;
-          metrics.applied(report.rows(), swap.added(), swap.removed(), swap.changed());
+          metrics.applied(report.rows(), changes);
           line(
               "applied",
               candidate.id,
@@ -173,13 +178,13 @@ public final class SnapshotApplier {
                   + report.rows()
                   + " stubs="
                   + report.stubs()
-                  + (swap.added() >= 0
+                  + (changes.counted()
                       ? " added="
-                          + swap.added()
+                          + changes.added()
                           + " removed="
-                          + swap.removed()
+                          + changes.removed()
                           + " changed="
-                          + swap.changed()
+                          + changes.changed()
                       : "")
                   + " table="
                   + target.name());
@@ -193,12 +198,12 @@ public final class SnapshotApplier {
               "skipped",
               candidate.id,
               candidate.store,
-              "status=not-newer table_holds=" + swap.detail());
+              "status=not-newer table_holds=" + swapped.detail());
         }
         case REFUSED -> {
           finish(candidate);
           unapplied++;
-          line("refused", candidate.id, candidate.store, "reason=\"" + swap.detail() + "\"");
+          line("refused", candidate.id, candidate.store, "reason=\"" + swapped.detail() + "\"");
         }
       }
     }
@@ -279,7 +284,7 @@ public final class SnapshotApplier {
             "status=" + status.wireName() + " by=" + appliedId);
       }
     }
-    target.dropStagingNotNewerThan(appliedId);
+    staging.dropNotNewerThan(appliedId);
   }
 
   private void refuse(Waiting snapshot) throws SQLException {
@@ -290,7 +295,7 @@ public final class SnapshotApplier {
 
   /** Drops a snapshot's staging and stops tracking it; its later frames are ignored. */
   private void finish(Waiting snapshot) throws SQLException {
-    target.dropStage(snapshot.id);
+    staging.drop(snapshot.id);
     forget(snapshot);
   }
 
@@ -341,13 +346,13 @@ public final class SnapshotApplier {
     void flush() throws SQLException {
       if (count > 0) {
         try {
-          target.stage(id, seqs, records, count);
+          staging.stage(id, seqs, records, count);
         } catch (SQLException e) {
-          if (!TargetTable.isRowsFault(e)) {
+          if (!RowsFault.isRowsFault(e)) {
             throw e;
           }
           refusal =
-              TargetTable.reasonOf(
+              RowsFault.reasonOf(
                   e.getNextException() != null
                       ? e.getNextException().getMessage()
                       : e.getMessage());
