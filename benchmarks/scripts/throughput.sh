@@ -5,9 +5,9 @@
 # Everything it started (broker, Connect worker, PostgreSQL database) is stopped on exit.
 # Not part of `mvn verify`.
 #
-#   scripts/bench.sh                      # every case, 3 runs each, 1,000,000 rows
-#   CASES="baseline kafka file" scripts/bench.sh
-#   ROWS=200000 RUNS=1 scripts/bench.sh   # a quick try
+#   benchmarks/scripts/throughput.sh                      # every case, 3 runs each, 1,000,000 rows
+#   CASES="baseline kafka file" benchmarks/scripts/throughput.sh
+#   ROWS=200000 RUNS=1 benchmarks/scripts/throughput.sh   # a quick try
 #
 # Cases (CASES, in this order):
 #   baseline        ProducerPerformance (kafka-tools), ROWS records sampled from the input rows,
@@ -32,7 +32,7 @@
 set -euo pipefail
 
 readonly KAFKA_VERSION=4.3.1
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 rows="${ROWS:-1000000}"
 big_rows="${BIG_ROWS:-5000000}"
 runs="${RUNS:-3}"
@@ -45,8 +45,8 @@ bootstrap="127.0.0.1:$DFE_KAFKA_PORT"
 work="${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/dfe-bench.XXXXXX")}"
 mkdir -p "$work/results"
 export DFE_KAFKA_DIR="$work/kafka"
-tools_pom="$root/scripts/bench-tools/pom.xml"
-tools_cache="${DFE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dfe-fetcher/bench-tools-$KAFKA_VERSION}"
+tools_pom="$root/benchmarks/tools/pom.xml"
+tools_cache="${DFE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dfe-fetcher/benchmark-tools-$KAFKA_VERSION}"
 tools_lib="$tools_cache/lib"
 database="dfe_bench_$$"
 psql=(psql -q -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1)
@@ -244,7 +244,7 @@ EOF
     org.apache.kafka.connect.cli.ConnectStandalone "$dir/worker.properties" "$dir/connector.properties" \
     >"$dir/connect.log" 2>&1 &
   connect_pid=$!
-  end=$(java -cp "$tools_lib/*" "$root/scripts/bench-tools/WaitForOffsets.java" \
+  end=$(java -cp "$tools_lib/*" "$root/benchmarks/tools/WaitForOffsets.java" \
     "$bootstrap" "$topic" "$n" 300) || die "the Connect peer did not land $n records (log: $dir/connect.log)"
   rss=$(awk '/VmHWM/ { print $2 }' "/proc/$connect_pid/status")
   stop_pid "$connect_pid"

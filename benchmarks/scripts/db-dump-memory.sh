@@ -6,7 +6,7 @@
 # creates and drops a database of its own.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 rows="${ROWS:-5000000}"
 heap="${HEAP:--Xmx128m}"
 database="dfe_bench_$$_$RANDOM"

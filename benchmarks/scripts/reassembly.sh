@@ -3,11 +3,11 @@
 # benchmark on one thread, checks the verify-only retained heap, and writes the 1,000,000-frame
 # file that `dfe-fetcher snapshots verify` will be timed on.
 #
-# Usage: bench/run-benchmarks.sh [extra JMH options, e.g. -prof gc]
+# Usage: benchmarks/scripts/reassembly.sh [extra JMH options, e.g. -prof gc]
 # Output goes to target/bench/ at the worktree root (ignored by git).
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 out="$root/target/bench"
 jar="$root/benchmarks/target/benchmarks.jar"

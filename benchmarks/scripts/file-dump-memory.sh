@@ -4,7 +4,7 @@
 # Prints wall time, rows/s and peak RSS of each step. See docs/benchmarks.md.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 rows="${ROWS:-2000000}"
 heap="${HEAP:--Xmx128m}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/dfe-dump-memory.XXXXXX")"

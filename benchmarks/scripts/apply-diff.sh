@@ -5,13 +5,13 @@
 # into an empty table, the second over it (every row replaced, half of them changed), and the diff
 # of the two, each in a JVM capped at -Xmx256m, with /usr/bin/time for wall clock and peak RSS.
 #
-# Usage: bench/apply-benchmark.sh            ROWS=... and PGURL=... override the defaults
+# Usage: benchmarks/scripts/apply-diff.sh            ROWS=... and PGURL=... override the defaults
 # Needs: app/target/dfe-fetcher.jar (mvn -B -pl app -am package -DskipTests), psql, a PostgreSQL
 # that trusts user postgres on 127.0.0.1:5432, database test. Works in a schema of its own, dropped
 # at the end. Output goes to target/bench/apply/ at the worktree root.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 jar="$root/app/target/dfe-fetcher.jar"
 rows="${ROWS:-1000000}"
 url="${PGURL:-jdbc:postgresql://127.0.0.1:5432/test}"
