@@ -2,8 +2,9 @@
 # Measures `dfe-fetcher snapshots apply` of a 1,000,000-row snapshot into PostgreSQL and
 # `snapshots diff` of two such snapshots (docs/benchmarks.md, "Snapshots apply and diff"): lands
 # two dumps of the same 1,000,000 hosts with `dfe-fetcher run --once` (file output), then times
-# applying the first into an empty table, the second over it (every row replaced, half of them changed), and the diff
-# of the two, each in a JVM capped at -Xmx256m, for wall clock and (with /usr/bin/time) peak RSS.
+# applying the first into an empty table, the second over it (every row replaced, half of them
+# changed), and the diff of the two, each in a JVM capped at -Xmx256m, for wall clock and (with
+# /usr/bin/time) peak RSS.
 #
 # Usage: benchmarks/scripts/apply-diff.sh            ROWS=... and PGURL=... override the defaults
 # Needs: app/target/dfe-fetcher.jar (mvn -B -pl app -am package -DskipTests), psql, a PostgreSQL
