@@ -21,9 +21,9 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Decoding a file's records from memory, in nanoseconds per record; {@code -prof gc} for the bytes
- * allocated. NDJSON: the rows of {@code scripts/bench.sh} (about 290 bytes each, validated as one
- * JSON value per line). CSV: twelve columns of about the same size, each row written as a JSON
- * object of strings.
+ * allocated. NDJSON: the rows of {@code benchmarks/scripts/throughput.sh} (about 290 bytes each,
+ * validated as one JSON value per line). CSV: twelve columns of about the same size, each row
+ * written as a JSON object of strings.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

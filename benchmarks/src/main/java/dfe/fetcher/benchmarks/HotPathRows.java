@@ -4,7 +4,10 @@ import dfe.fetcher.core.envelope.Frame;
 import dfe.fetcher.core.envelope.FrameHead;
 import dfe.fetcher.core.envelope.RawRecord;
 
-/** The rows the hot-path benchmarks work on: those of {@code scripts/bench.sh}, about 290 bytes. */
+/**
+ * The rows the hot-path benchmarks work on: those of {@code benchmarks/scripts/throughput.sh},
+ * about 290 bytes.
+ */
 final class HotPathRows {
 
   static final String STORE = "inventory.hosts";
@@ -19,7 +22,10 @@ final class HotPathRows {
 
   private HotPathRows() {}
 
-  /** Row {@code i} as {@code scripts/bench.sh} generates it; one in ten has {@code alive=false}. */
+  /**
+   * Row {@code i} as {@code benchmarks/scripts/throughput.sh} generates it; one in ten has {@code
+   * alive=false}.
+   */
   static String row(int i) {
     return String.format(
         "{\"id\":\"host-%09d\",\"alive\":%s,\"n\":%d,\"rack\":\"r%02d\",\"zone\":\"eu-west-%d\","

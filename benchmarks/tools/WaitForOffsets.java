@@ -9,7 +9,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Waits until the end offsets of TOPIC add up to at least TARGET, then prints the epoch
- * millisecond it saw that: how scripts/bench.sh times Kafka Connect, which never exits by itself.
+ * millisecond it saw that: how benchmarks/scripts/throughput.sh times Kafka Connect, which never
+ * exits by itself.
  *
  * <p>Usage: java -cp 'lib/*' WaitForOffsets.java BOOTSTRAP TOPIC TARGET TIMEOUT_SECS
  */

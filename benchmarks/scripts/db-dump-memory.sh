@@ -4,17 +4,20 @@
 # heap. Prints wall time, rows/s and peak RSS of each step. See docs/benchmarks.md.
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth for user postgres (as the tests do);
 # creates and drops a database of its own.
+#
+# Usage: benchmarks/scripts/db-dump-memory.sh        ROWS=... and HEAP=... override the defaults
 set -euo pipefail
+# shellcheck source=benchmarks/scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+no_arguments "$@"
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rows="${ROWS:-5000000}"
 heap="${HEAP:--Xmx128m}"
 database="dfe_bench_$$_$RANDOM"
-work="$(mktemp -d "${TMPDIR:-/tmp}/dfe-db-dump-memory.XXXXXX")"
-psql=(psql -q -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1)
-trap '"${psql[@]}" -d test -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null; rm -rf "$work"' EXIT
+work="$(make_work_dir dfe-db-dump-memory)"
+trap 'drop_database "$database"; rm -rf "$work"' EXIT
 
-"${psql[@]}" -d test -c "CREATE DATABASE $database"
+create_database "$database"
 echo "generating $rows rows into $database.accounts" >&2
 "${psql[@]}" -d "$database" <<SQL
 CREATE TABLE accounts (
@@ -53,28 +56,16 @@ sources:
         - {unit: accounts, shape: dump, query: "SELECT * FROM accounts", row_key: /id}
 YAML
 
-"$root/dfe-fetcher" --version >/dev/null  # builds the jar first, outside the measurement
+build_fetcher  # outside the measurement
 
-measure() {
-  local label="$1"
-  shift
-  local start end
-  start=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o "$work/rss" "$@"
-  end=$(date +%s.%N)
-  printf '%s: %.1f s, peak RSS %d MiB\n' "$label" "$(echo "$end - $start" | bc)" \
-    "$(( $(cat "$work/rss") / 1024 ))"
-  echo "$end - $start" | bc > "$work/seconds"
-}
-
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+echo "load before: $(loadavg)" >&2
 export DFE_FETCHER_JAVA_OPTS="$heap"
 export DFE_FETCHER_LOG_LEVEL=WARN
-measure "run --once ($rows rows, $heap)" "$root/dfe-fetcher" run --config "$work/config.yaml" --once
-printf 'dump throughput: %.0f rows/s read\n' "$(echo "$rows / $(cat "$work/seconds")" | bc -l)"
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+measure "run --once ($rows rows, $heap)" "$fetcher" run --config "$work/config.yaml" --once
+printf 'dump throughput: %.0f rows/s read\n' "$(echo "$rows / $TIMED_SECONDS" | bc -l)"
+echo "load after: $(loadavg)" >&2
 frames=$(wc -l < "$work/landing/crm-accounts_land.ndjson")
 echo "landed frames: $frames ($(du -h "$work/landing/crm-accounts_land.ndjson" | cut -f1))"
 head -c 400 <(sed -n 2p "$work/landing/crm-accounts_land.ndjson"); echo
 measure "snapshots verify ($frames frames, $heap)" \
-  "$root/dfe-fetcher" snapshots verify "$work/landing/crm-accounts_land.ndjson"
+  "$fetcher" snapshots verify "$work/landing/crm-accounts_land.ndjson"

@@ -5,9 +5,9 @@
 # Everything it started (broker, Connect worker, PostgreSQL database) is stopped on exit.
 # Not part of `mvn verify`.
 #
-#   scripts/bench.sh                      # every case, 3 runs each, 1,000,000 rows
-#   CASES="baseline kafka file" scripts/bench.sh
-#   ROWS=200000 RUNS=1 scripts/bench.sh   # a quick try
+#   benchmarks/scripts/throughput.sh                      # every case, 3 runs each, 1,000,000 rows
+#   CASES="baseline kafka file" benchmarks/scripts/throughput.sh
+#   ROWS=200000 RUNS=1 benchmarks/scripts/throughput.sh   # a quick try
 #
 # Cases (CASES, in this order):
 #   baseline        ProducerPerformance (kafka-tools), ROWS records sampled from the input rows,
@@ -30,9 +30,12 @@
 # HEAP (-Xmx256m, the fetcher's heap), BENCH_DIR (a new directory under /tmp; kept with KEEP=1),
 # DFE_KAFKA_PORT (19092) and DFE_KAFKA_CONTROLLER_PORT (19093) for the broker.
 set -euo pipefail
+# shellcheck source=benchmarks/scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+bench_name=bench
+no_arguments "$@"
 
 readonly KAFKA_VERSION=4.3.1
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rows="${ROWS:-1000000}"
 big_rows="${BIG_ROWS:-5000000}"
 runs="${RUNS:-3}"
@@ -42,27 +45,21 @@ cases="${CASES:-baseline baseline-tuned peer kafka kafka-filter file baseline-fr
 export DFE_KAFKA_PORT="${DFE_KAFKA_PORT:-19092}"
 export DFE_KAFKA_CONTROLLER_PORT="${DFE_KAFKA_CONTROLLER_PORT:-19093}"
 bootstrap="127.0.0.1:$DFE_KAFKA_PORT"
-work="${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/dfe-bench.XXXXXX")}"
+work="${BENCH_DIR:-$(make_work_dir dfe-bench)}"
 mkdir -p "$work/results"
 export DFE_KAFKA_DIR="$work/kafka"
-tools_pom="$root/scripts/bench-tools/pom.xml"
-tools_cache="${DFE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dfe-fetcher/bench-tools-$KAFKA_VERSION}"
+tools_pom="$root/benchmarks/tools/pom.xml"
+tools_cache="${DFE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dfe-fetcher/benchmark-tools-$KAFKA_VERSION}"
 tools_lib="$tools_cache/lib"
 database="dfe_bench_$$"
-psql=(psql -q -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1)
 connect_pid=""
 database_made=""
-
-log() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 cleanup() {
   set +e
   [[ -n $connect_pid ]] && stop_pid "$connect_pid"
-  "$root/scripts/local-kafka.sh" --stop 2>/dev/null
-  if [[ -n $database_made ]]; then
-    "${psql[@]}" -d test -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1
-  fi
+  "$local_kafka" --stop 2>/dev/null
+  [[ -n $database_made ]] && drop_database "$database" 2>/dev/null
   if [[ ${KEEP:-0} == 1 ]]; then
     log "kept $work"
   else
@@ -127,18 +124,14 @@ generate_small_snapshots() {
   }' >"$1"
 }
 
-now() { date +%s.%N; }
-
 # record CASE SECONDS RSS_KB ROWS BYTES: one run's figures, a line "SECONDS RSS_KB ROWS BYTES LOAD".
 record() { printf '%s %s %s %s %s\n' "$2" "$3" "$4" "$5" "$(cut -d' ' -f1 /proc/loadavg)" >>"$work/results/$1.runs"; }
 
-# timed CASE ROWS BYTES COMMAND...: runs COMMAND under /usr/bin/time and records it.
+# timed CASE ROWS BYTES COMMAND...: runs COMMAND with timed_run and records it.
 timed() {
   local name=$1 n=$2 bytes=$3
   shift 3
-  local start end
-  start=$(now)
-  if ! /usr/bin/time -f "%M" -o "$work/rss" "$@" >"$work/last.out" 2>"$work/last.err"; then
+  if ! timed_run "$work" "$@" >"$work/last.out" 2>"$work/last.err"; then
     # A failed run is reported in the table (e.g. out of memory), not taken as a figure.
     tail -n 5 "$work/last.err" >&2
     log "$name failed: $*"
@@ -146,8 +139,7 @@ timed() {
       echo "exit status $(grep -o 'exit status [0-9]*' "$work/rss" | head -n 1)" >>"$work/results/$name.failed"
     return 0
   fi
-  end=$(now)
-  record "$name" "$(echo "$end - $start" | bc)" "$(tail -n 1 "$work/rss")" "$n" "$bytes"
+  record "$name" "$TIMED_SECONDS" "$TIMED_RSS_KB" "$n" "$bytes"
 }
 
 fetcher_config() { # DIR TYPE TOPIC DATA FILTER
@@ -179,13 +171,13 @@ run_fetcher() { # CASE RUN TYPE DATA N FILTER
   topic="b${name//-/}$i"
   fetcher_config "$dir" "$type" "$topic" "$data" "$filter"
   DFE_FETCHER_JAVA_OPTS="$heap" DFE_FETCHER_LOG_LEVEL=WARN \
-    timed "$name" "$n" "$(stat -c %s "$data")" "$root/dfe-fetcher" run --config "$dir/config.yaml" --once
+    timed "$name" "$n" "$(stat -c %s "$data")" "$fetcher" run --config "$dir/config.yaml" --once
   echo "$topic-hosts_land"
 }
 
 # Checks every snapshot in a topic or file verifies complete (exit 0 from snapshots verify).
 verify_complete() {
-  if ! DFE_FETCHER_JAVA_OPTS="-XX:+UseSerialGC $heap" "$root/dfe-fetcher" snapshots verify "$@" \
+  if ! DFE_FETCHER_JAVA_OPTS="-XX:+UseSerialGC $heap" "$fetcher" snapshots verify "$@" \
     >"$work/verify.out" 2>&1; then
     tail -n 20 "$work/verify.out" >&2
     die "snapshots verify $* did not report every snapshot complete"
@@ -208,7 +200,8 @@ producer_perf() { # CASE PAYLOADFILE N TOPIC [PRODUCER PROPERTY...]
 }
 
 connect_peer() { # RUN DATA N
-  local i=$1 data=$2 n=$3 dir="$work/runs/peer-$i" topic="bpeer$i"
+  local i=$1 data=$2 n=$3
+  local dir="$work/runs/peer-$i" topic="bpeer$i"
   mkdir -p "$dir"
   cat >"$dir/worker.properties" <<EOF
 bootstrap.servers=$bootstrap
@@ -244,7 +237,7 @@ EOF
     org.apache.kafka.connect.cli.ConnectStandalone "$dir/worker.properties" "$dir/connector.properties" \
     >"$dir/connect.log" 2>&1 &
   connect_pid=$!
-  end=$(java -cp "$tools_lib/*" "$root/scripts/bench-tools/WaitForOffsets.java" \
+  end=$(java -cp "$tools_lib/*" "$root/benchmarks/tools/WaitForOffsets.java" \
     "$bootstrap" "$topic" "$n" 300) || die "the Connect peer did not land $n records (log: $dir/connect.log)"
   rss=$(awk '/VmHWM/ { print $2 }' "/proc/$connect_pid/status")
   stop_pid "$connect_pid"
@@ -253,7 +246,7 @@ EOF
 }
 
 pg_prepare() {
-  "${psql[@]}" -d test -c "CREATE DATABASE $database" >/dev/null
+  create_database "$database" >/dev/null
   database_made=1
   log "generating $rows rows into $database.accounts"
   "${psql[@]}" -d "$database" <<SQL
@@ -272,7 +265,8 @@ SQL
 }
 
 run_pg() { # RUN
-  local i=$1 dir="$work/runs/pg-$i" topic="bpg$i"
+  local i=$1
+  local dir="$work/runs/pg-$i" topic="bpg$i"
   mkdir -p "$dir"
   cat >"$dir/config.yaml" <<YAML
 instance_id: bench
@@ -293,7 +287,7 @@ YAML
   local bytes
   bytes=$("${psql[@]}" -d "$database" -tAc "SELECT sum(length(row_to_json(a)::text) + 1) FROM accounts a")
   DFE_FETCHER_JAVA_OPTS="$heap" DFE_FETCHER_LOG_LEVEL=WARN \
-    timed pg "$rows" "$bytes" "$root/dfe-fetcher" run --config "$dir/config.yaml" --once
+    timed pg "$rows" "$bytes" "$fetcher" run --config "$dir/config.yaml" --once
   [[ $i == 1 ]] && verify_complete --bootstrap-server "$bootstrap" --topic "$topic-accounts_land"
   return 0
 }
@@ -336,15 +330,15 @@ report() {
 }
 
 main() {
-  log "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  log "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), load $(loadavg)"
   log "rows $rows, runs $runs, cases: $cases; work dir $work"
   fetch_tools
-  "$root/dfe-fetcher" --version >/dev/null # builds the jar outside the measurement
+  build_fetcher # outside the measurement
   mkdir -p "$work/data" "$work/runs"
   generate_rows "$rows" "$work/data/hosts.ndjson"
   log "input: $(wc -l <"$work/data/hosts.ndjson") rows, $(stat -c %s "$work/data/hosts.ndjson") bytes"
   head -n 10000 "$work/data/hosts.ndjson" >"$work/data/rows-sample.ndjson"
-  "$root/scripts/local-kafka.sh" --background >/dev/null
+  "$local_kafka" --background >/dev/null
   local i topic first_kafka_topic=""
 
   if wanted baseline; then
@@ -394,7 +388,7 @@ main() {
     rm -f "$work/data/big.ndjson"
   fi
   if wanted pg; then
-    if "${psql[@]}" -d test -tAc "SELECT 1" >/dev/null 2>&1; then
+    if pg_available; then
       pg_prepare
       for ((i = 1; i <= runs; i++)); do run_pg "$i"; done
     else
@@ -404,18 +398,18 @@ main() {
   if wanted verify-topic && [[ -n $first_kafka_topic ]]; then
     for ((i = 1; i <= runs; i++)); do
       DFE_FETCHER_JAVA_OPTS="-XX:+UseSerialGC $heap" timed verify-topic "$((rows + 2))" 0 \
-        "$root/dfe-fetcher" snapshots verify --bootstrap-server "$bootstrap" --topic "$first_kafka_topic"
+        "$fetcher" snapshots verify --bootstrap-server "$bootstrap" --topic "$first_kafka_topic"
     done
   fi
   if wanted verify-small; then
     generate_small_snapshots "$work/data/small.ndjson"
     for ((i = 1; i <= runs; i++)); do
       DFE_FETCHER_JAVA_OPTS="-XX:+UseSerialGC -Xmx256m" timed verify-small 1200000 \
-        "$(stat -c %s "$work/data/small.ndjson")" "$root/dfe-fetcher" snapshots verify "$work/data/small.ndjson"
+        "$(stat -c %s "$work/data/small.ndjson")" "$fetcher" snapshots verify "$work/data/small.ndjson"
     done
   fi
   report | tee "$work/results/table.md"
-  log "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  log "load at the end: $(loadavg)"
 }
 
 main "$@"

@@ -3,14 +3,20 @@
 # benchmark on one thread, checks the verify-only retained heap, and writes the 1,000,000-frame
 # file that `dfe-fetcher snapshots verify` will be timed on.
 #
-# Usage: bench/run-benchmarks.sh [extra JMH options, e.g. -prof gc]
-# Output goes to target/bench/ at the worktree root (ignored by git).
+# Usage: benchmarks/scripts/reassembly.sh [extra JMH options, e.g. -prof gc]
+# (--help prints this; JMH's own options: java -jar benchmarks/target/benchmarks.jar -h)
+# Needs only the JDK and Maven. Output goes to target/bench/ at the worktree root (ignored by git).
 set -euo pipefail
+# shellcheck source=benchmarks/scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+if [[ ${1:-} == --help ]]; then
+  usage
+  exit 0
+fi
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-out="$root/target/bench"
-jar="$root/benchmarks/target/benchmarks.jar"
+out="$bench_out"
+jar="$benchmarks_jar"
 mkdir -p "$out"
 
 echo "== machine"
@@ -18,7 +24,7 @@ echo "cores: $(nproc)"
 java -version 2>&1
 
 echo "== build"
-mvn -B -q -pl benchmarks -am package -DskipTests
+build_benchmarks
 
 echo "== JMH: ReassemblerBenchmark, one thread (scores are frames/s)"
 # Forks, warmup, measurement and -Xmx come from the annotations on the benchmark class.

@@ -2,12 +2,17 @@
 # Dumps one file of ROWS rows (default 2,000,000) through `dfe-fetcher run --once`
 # with a 128 MiB heap, then verifies the landed snapshot with the same heap.
 # Prints wall time, rows/s and peak RSS of each step. See docs/benchmarks.md.
+#
+# Usage: benchmarks/scripts/file-dump-memory.sh      ROWS=... and HEAP=... override the defaults
+# Needs only the JDK and Maven (the launcher builds the jar first, outside the measurement).
 set -euo pipefail
+# shellcheck source=benchmarks/scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+no_arguments "$@"
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rows="${ROWS:-2000000}"
 heap="${HEAP:--Xmx128m}"
-work="$(mktemp -d "${TMPDIR:-/tmp}/dfe-dump-memory.XXXXXX")"
+work="$(make_work_dir dfe-dump-memory)"
 trap 'rm -rf "$work"' EXIT
 
 mkdir -p "$work/data"
@@ -36,25 +41,13 @@ sources:
           dump: {paths: ["data/*.ndjson"]}
 YAML
 
-"$root/dfe-fetcher" --version >/dev/null  # builds the jar first, outside the measurement
-
-measure() {
-  local label="$1"
-  shift
-  local start end
-  start=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o "$work/rss" "$@"
-  end=$(date +%s.%N)
-  printf '%s: %.1f s, peak RSS %d MiB\n' "$label" "$(echo "$end - $start" | bc)" \
-    "$(( $(cat "$work/rss") / 1024 ))"
-  echo "$end - $start" | bc > "$work/seconds"
-}
+build_fetcher  # outside the measurement
 
 export DFE_FETCHER_JAVA_OPTS="$heap"
 export DFE_FETCHER_LOG_LEVEL=WARN
-measure "run --once ($rows rows, $heap)" "$root/dfe-fetcher" run --config "$work/config.yaml" --once
-printf 'dump throughput: %.0f rows/s read\n' "$(echo "$rows / $(cat "$work/seconds")" | bc -l)"
+measure "run --once ($rows rows, $heap)" "$fetcher" run --config "$work/config.yaml" --once
+printf 'dump throughput: %.0f rows/s read\n' "$(echo "$rows / $TIMED_SECONDS" | bc -l)"
 frames=$(wc -l < "$work/landing/inventory-hosts_land.ndjson")
 echo "landed frames: $frames"
 measure "snapshots verify ($frames frames, $heap)" \
-  "$root/dfe-fetcher" snapshots verify "$work/landing/inventory-hosts_land.ndjson"
+  "$fetcher" snapshots verify "$work/landing/inventory-hosts_land.ndjson"
