@@ -5,8 +5,10 @@ import dfe.fetcher.core.envelope.Reassembler;
 import dfe.fetcher.core.envelope.SnapshotReport;
 import dfe.fetcher.core.envelope.SnapshotStatus;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +29,13 @@ final class RowsCommand implements Callable<Integer> {
 
   @ParentCommand private SnapshotsCommand snapshots;
 
-  @Option(names = "--snapshot", required = true, paramLabel = "ID", description = "snapshot_id")
+  @Option(
+      names = "--snapshot",
+      required = true,
+      paramLabel = "ID",
+      description =
+          "snapshot_id, whole or any unique prefix or suffix of it (verify's table shows the"
+              + " last 12 characters, with or without its leading '…')")
   private String snapshotId;
 
   @Mixin private FrameSources sources;
@@ -35,21 +43,44 @@ final class RowsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Terminal terminal = snapshots.terminal();
-    Reassembler reassembler = Reassembler.retainingRecordsOf(snapshotId::equals);
+    String wanted = snapshotId.replaceFirst("^(…|\\.\\.\\.)", "");
+    Predicate<String> matches = id -> id.startsWith(wanted) || id.endsWith(wanted);
+    Reassembler reassembler = Reassembler.retainingRecordsOf(matches);
     FrameInput input = new FrameInput(reassembler, terminal.in(), terminal.err());
     sources.readInto(input);
 
-    Optional<SnapshotReport> report = reassembler.report(snapshotId);
+    List<String> candidates =
+        reassembler.reports().stream()
+            .map(SnapshotReport::snapshotId)
+            .filter(matches)
+            .distinct()
+            .toList();
+    if (candidates.size() > 1) {
+      terminal
+          .err()
+          .println(
+              "snapshot "
+                  + snapshotId
+                  + ": matches "
+                  + candidates.size()
+                  + " snapshots ("
+                  + String.join(", ", candidates)
+                  + "); give more of its id");
+      return SnapshotsCommand.exitCode(false, input.wasClean());
+    }
+    Optional<SnapshotReport> report =
+        candidates.isEmpty() ? Optional.empty() : reassembler.report(candidates.get(0));
     if (report.isEmpty()) {
       terminal.err().println("snapshot " + snapshotId + ": no frame of it was read");
       return SnapshotsCommand.exitCode(false, input.wasClean());
     }
+    String id = report.get().snapshotId();
     if (report.get().status() != SnapshotStatus.COMPLETE) {
       terminal.err().println(notComplete(report.get()));
       return SnapshotsCommand.exitCode(false, input.wasClean());
     }
     PrintStream out = terminal.out();
-    for (RawRecord record : reassembler.rows(snapshotId)) {
+    for (RawRecord record : reassembler.rows(id)) {
       out.write(record.bytes(), 0, record.length());
       out.write('\n');
     }

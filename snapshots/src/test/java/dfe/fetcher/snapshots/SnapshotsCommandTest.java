@@ -147,6 +147,53 @@ class SnapshotsCommandTest {
   }
 
   @Test
+  void rowsTakesTheIdAsVerifysTableShowsIt() throws IOException {
+    List<Frame> first = dumpOfThree();
+    SnapshotWriter other = SnapshotWriter.open("a.b", Clock.systemUTC(), new UuidV7Generator());
+    List<Frame> second = List.of(other.row(RawRecord.of("{\"x\":1}")), other.end());
+    List<Frame> both = new ArrayList<>(first);
+    both.addAll(second);
+    Path landed = file("both.ndjson", lines(both));
+    String id = writer.snapshotId();
+
+    CommandRun bySuffix =
+        CommandRun.of(
+            "snapshots",
+            "rows",
+            "--snapshot",
+            "…" + id.substring(id.length() - 12),
+            landed.toString());
+    CommandRun byPrefix =
+        CommandRun.of("snapshots", "rows", "--snapshot", id.substring(0, 30), landed.toString());
+
+    assertThat(bySuffix.exitCode()).as(bySuffix.err()).isZero();
+    assertThat(bySuffix.outLines())
+        .containsExactly("{\"id\":\"0\"}", "{\"id\":\"1\"}", "{\"id\":\"2\"}");
+    assertThat(byPrefix.outLines()).isEqualTo(bySuffix.outLines());
+  }
+
+  @Test
+  void anIdPartThatMatchesTwoSnapshotsNamesBothAndPrintsNothing() throws IOException {
+    List<Frame> both = new ArrayList<>(dumpOfThree());
+    SnapshotWriter sameMillisecond =
+        SnapshotWriter.open(
+            "inventory.hosts",
+            Clock.fixed(Instant.parse("2026-05-01T12:00:00.123Z"), ZoneOffset.UTC),
+            new UuidV7Generator());
+    both.add(sameMillisecond.begin());
+    both.add(sameMillisecond.end());
+    Path landed = file("twice.ndjson", lines(both));
+    // UUIDv7 ids begin with their millisecond: these two share their first 12 hex digits.
+    String shared = writer.snapshotId().substring(0, 8);
+
+    CommandRun run = CommandRun.of("snapshots", "rows", "--snapshot", shared, landed.toString());
+
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).contains("matches 2 snapshots").contains("give more of its id");
+  }
+
+  @Test
   void rowsOfASnapshotThatIsNotInTheInputExitThree() throws IOException {
     Path landed = file("landed.ndjson", lines(dumpOfThree()));
     CommandRun run = CommandRun.of("snapshots", "rows", "--snapshot", "nope", landed.toString());

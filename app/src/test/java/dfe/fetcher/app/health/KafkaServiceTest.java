@@ -101,7 +101,7 @@ class KafkaServiceTest {
                   service.metrics().counterValue(MetricNames.TICK_FAILURES, "inventory.hosts")
                       >= 2);
       assertThat(status(health, "/livez")).isEqualTo(200);
-      assertThat(workspace.state().resolve("test.inventory.hosts.json")).doesNotExist();
+      assertThat(workspace.directory().resolve("state/test.inventory.hosts.json")).doesNotExist();
     }
   }
 

@@ -56,7 +56,7 @@ public final class ConfigSummary {
             + " bytes become stubs; the DLQ keeps their first "
             + config.oversize().maxDlqBytes()
             + " bytes");
-    lines.add("cursors: " + config.cursor().directory());
+    lines.add("cursors: " + config.checkpointDirectory());
     lines.add(
         "metrics: "
             + config.metrics().address()

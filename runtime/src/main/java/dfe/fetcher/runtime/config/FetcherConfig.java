@@ -50,6 +50,23 @@ public record FetcherConfig(
    * The topic {@code unit} of {@code connection} lands on: {@code <topic>-<unit><suffix>} for a
    * dump, {@code <topic><suffix>} for a tail.
    */
+  /**
+   * Where this configuration's checkpoints are kept: {@code cursor.directory} for the Kafka output,
+   * its {@value #FILE_OUTPUT_CHECKPOINTS} subdirectory for the file output. A file output and a
+   * Kafka cluster are different destinations: what one has landed says nothing about the other, so
+   * a unit moved from one to the other starts over instead of skipping what the new one never
+   * received.
+   */
+  public Path checkpointDirectory() {
+    return switch (output.type()) {
+      case KAFKA -> cursor.directory();
+      case FILE -> cursor.directory().resolve(FILE_OUTPUT_CHECKPOINTS);
+    };
+  }
+
+  /** The subdirectory of {@code cursor.directory} holding the file output's checkpoints. */
+  public static final String FILE_OUTPUT_CHECKPOINTS = "file-output";
+
   public String topicOf(ConnectionConfig connection, SourceUnit unit) {
     return output.topicOf(connection.topic(), unit.unit(), unit.shape());
   }

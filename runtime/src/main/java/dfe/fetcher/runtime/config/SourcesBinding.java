@@ -1,5 +1,6 @@
 package dfe.fetcher.runtime.config;
 
+import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceConnection;
@@ -103,9 +104,16 @@ final class SourcesBinding {
     return connections;
   }
 
+  /**
+   * A dump owns its topic alone: its frames would mix with another's, and a consumer tells one
+   * store's snapshots from another's by topic. Tail units may share a topic (two tail stores of one
+   * connection do, on {@code <topic><suffix>}): each record names its unit in {@code
+   * _source_fetcher}. Nothing lands on the DLQ's topic.
+   */
   private void checkTopicsAreOwnedOnce(
       List<ConnectionConfig> connections, OutputConfig output, String dlqTopic) {
     Map<String, String> owners = new HashMap<>();
+    Set<String> sharedByTails = new HashSet<>();
     owners.put(dlqTopic, "dlq.topic");
     Set<String> stores = new HashSet<>();
     for (ConnectionConfig connection : connections) {
@@ -119,7 +127,12 @@ final class SourcesBinding {
         String topic = output.topicOf(connection.topic(), unit.unit(), unit.shape());
         String owner = unit.path() + " (" + unit.origin().render() + ")";
         String first = owners.putIfAbsent(topic, owner);
-        if (first != null) {
+        boolean tail = unit.shape() == Shape.TAIL;
+        if (first == null) {
+          if (tail) {
+            sharedByTails.add(topic);
+          }
+        } else if (!(tail && sharedByTails.contains(topic))) {
           problems.add(
               unit.origin(),
               unit.path(),
@@ -127,6 +140,9 @@ final class SourcesBinding {
                   + topic
                   + "', already used by "
                   + first
+                  + (tail || sharedByTails.contains(topic)
+                      ? "; a dump needs a topic of its own"
+                      : "")
                   + "; give one of them another topic or unit name");
         }
       }

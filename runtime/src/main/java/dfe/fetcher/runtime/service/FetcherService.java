@@ -63,7 +63,7 @@ public final class FetcherService implements AutoCloseable {
         TickContext.of(
             config,
             transport,
-            new FileCursorStore(config.cursor().directory(), clock),
+            new FileCursorStore(config.checkpointDirectory(), clock),
             metrics,
             clock,
             stopping::get);

@@ -49,7 +49,7 @@ class ConfigSummaryTest {
             "dlq: enabled, topic dfe_fetcher_dlq",
             "oversize: records over 921600 bytes become stubs; the DLQ keeps their first 65536"
                 + " bytes",
-            "cursors: state",
+            "cursors: state/file-output",
             "metrics: 127.0.0.1:0 (any free port)",
             "connections: 2",
             "  file inventory: every 60s, filter record.alive == true",

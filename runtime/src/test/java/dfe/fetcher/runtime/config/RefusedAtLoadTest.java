@@ -43,6 +43,49 @@ class RefusedAtLoadTest {
   }
 
   @Test
+  void tailStoresOfOneConnectionShareItsTopic() {
+    List<String> problems =
+        fixture.problems(
+            """
+            sources:
+              db:
+                crm:
+                  url: "jdbc:h2:mem:crm"
+                  topic: crm
+                  stores:
+                    - {unit: events, shape: tail, query: "SELECT * FROM events", key: [id]}
+                    - {unit: audit, shape: tail, query: "SELECT * FROM audit", key: [id]}
+            """);
+
+    assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void aTailOnADumpsTopicIsRefused() {
+    List<String> problems =
+        fixture.problems(
+            """
+            sources:
+              file:
+                inv:
+                  topic: inv
+                  units: [{unit: a, dump: {paths: [x]}}]
+              db:
+                crm:
+                  url: "jdbc:h2:mem:crm"
+                  topic: inv-a
+                  stores:
+                    - {unit: events, shape: tail, query: "SELECT * FROM events", key: [id]}
+            """);
+
+    assertThat(problems)
+        .containsExactly(
+            "config.yaml:11:22: sources.db.crm.stores[0].unit: lands on topic 'inv-a_land',"
+                + " already used by sources.file.inv.units[0].unit (config.yaml:5:22); a dump"
+                + " needs a topic of its own; give one of them another topic or unit name");
+  }
+
+  @Test
   void aUnitLandingOnTheDeadLetterTopicIsRefused() {
     List<String> problems =
         fixture.problems(

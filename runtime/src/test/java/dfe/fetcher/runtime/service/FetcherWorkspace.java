@@ -58,8 +58,9 @@ public final class FetcherWorkspace {
     return directory.resolve("landing");
   }
 
+  /** Where the file output's checkpoints are: the header's output is the file output. */
   public Path state() {
-    return directory.resolve("state");
+    return directory.resolve("state").resolve(FetcherConfig.FILE_OUTPUT_CHECKPOINTS);
   }
 
   /** Writes {@code config.yaml}. */
