@@ -2,6 +2,12 @@ package dfe.fetcher.rest;
 
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.auth.Authorizer;
+import dfe.fetcher.rest.auth.Origin;
+import dfe.fetcher.rest.http.RateLimit;
+import dfe.fetcher.rest.http.Requester;
+import dfe.fetcher.rest.page.Listing;
+import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceRuntime;
 import java.net.URI;

@@ -2,6 +2,11 @@ package dfe.fetcher.rest;
 
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.RetryPolicy;
+import dfe.fetcher.rest.profile.DurationText;
+import dfe.fetcher.rest.profile.Endpoint;
+import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceRuntime;

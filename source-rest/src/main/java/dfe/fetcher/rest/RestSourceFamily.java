@@ -1,5 +1,10 @@
 package dfe.fetcher.rest;
 
+import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.RetryPolicy;
+import dfe.fetcher.rest.profile.ProfileBinder;
+import dfe.fetcher.rest.profile.ShippedProfiles;
+import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceFamily;
@@ -33,7 +38,7 @@ import java.util.OptionalDouble;
 public final class RestSourceFamily implements SourceFamily {
 
   static final List<String> CONNECTION_KEYS = List.of("profile", "vars", "auth", "units");
-  static final List<String> AUTH_KEYS =
+  public static final List<String> AUTH_KEYS =
       List.of(
           "mode",
           "token",
@@ -47,7 +52,7 @@ public final class RestSourceFamily implements SourceFamily {
           "client_id",
           "client_secret",
           "scope");
-  static final List<String> UNIT_KEYS =
+  public static final List<String> UNIT_KEYS =
       List.of(
           "enabled", "max_pages", "max_page_bytes", "timeout_secs", "query", "lookback", "settle");
 

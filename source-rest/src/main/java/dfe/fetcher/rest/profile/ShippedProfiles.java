@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.source.config.ConfigException;
 import dfe.fetcher.source.config.Problems;

@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.profile;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;

@@ -1,10 +1,13 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.rest.auth.Authorizer;
+import dfe.fetcher.rest.auth.Origin;
+import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.source.SourceMetrics;
 import dfe.fetcher.source.config.SecretUnavailableException;
 import java.io.BufferedInputStream;
@@ -45,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * <p>Redirects to another origin are refused rather than followed without credentials: a redirect
  * is the API's own answer, and landing whatever another host returns for it would be guessing.
  */
-final class Requester {
+public final class Requester {
 
   private static final Logger LOG = LoggerFactory.getLogger(Requester.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,7 +57,7 @@ final class Requester {
   private static final int MAX_ERROR_TEXT = 300;
 
   /** One logical request: what the endpoint asks for, before credentials. */
-  record Call(
+  public record Call(
       String source,
       Endpoint endpoint,
       URI uri,
@@ -70,7 +73,7 @@ final class Requester {
   private final ScheduledExecutorService watchdog;
   private final SourceMetrics metrics;
 
-  Requester(
+  public Requester(
       HttpClient client,
       Authorizer authorizer,
       Origin origin,
@@ -87,7 +90,7 @@ final class Requester {
     this.metrics = metrics;
   }
 
-  Authorizer authorizer() {
+  public Authorizer authorizer() {
     return authorizer;
   }
 
@@ -97,7 +100,8 @@ final class Requester {
    * @throws SourceException naming the method, the URL (an API key masked) and the status or the
    *     failure, never a credential
    */
-  Response send(Call call, Cancellation cancellation) throws SourceException, InterruptedException {
+  public Response send(Call call, Cancellation cancellation)
+      throws SourceException, InterruptedException {
     Endpoint endpoint = call.endpoint();
     URI target = call.uri();
     String method = endpoint.method();
@@ -339,7 +343,7 @@ final class Requester {
     return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
   }
 
-  static String failure(IOException e) {
+  public static String failure(IOException e) {
     if (e instanceof HttpTimeoutException) {
       return "timed out";
     }

@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.profile;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Durations as an operator writes them: {@code 90s}, {@code 15m}, {@code 1h}, {@code 7d}. */
-final class DurationText {
+public final class DurationText {
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
 
@@ -28,7 +28,7 @@ final class DurationText {
         });
   }
 
-  static String format(Duration duration) {
+  public static String format(Duration duration) {
     if (duration.toMillis() % 1000 != 0) {
       return duration.toMillis() + "ms";
     }

@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.auth;
 
 import dfe.fetcher.source.config.Secret;
 import java.net.URI;

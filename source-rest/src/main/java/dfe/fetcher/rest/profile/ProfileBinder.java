@@ -1,9 +1,16 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.profile;
 
 import com.fasterxml.jackson.core.JsonPointer;
 import dfe.fetcher.core.filter.FilterCompileException;
 import dfe.fetcher.core.filter.RowFilter;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.RestConnection;
+import dfe.fetcher.rest.RestSourceFamily;
+import dfe.fetcher.rest.auth.AuthMode;
+import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.RetryPolicy;
+import dfe.fetcher.rest.page.Decoder;
+import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.ConfigOrigin;
 import dfe.fetcher.source.config.Secret;
@@ -30,16 +37,16 @@ import java.util.regex.Pattern;
  * checked against the variables defined where it is used, each problem reported at its {@code
  * FILE:LINE:COL} and path, all at once.
  */
-final class ProfileBinder {
+public final class ProfileBinder {
 
-  static final List<String> PROFILE_KEYS =
+  public static final List<String> PROFILE_KEYS =
       List.of("base_url", "vars", "auth", "headers", "retry", "rate", "endpoints");
-  static final List<String> PROFILE_AUTH_KEYS =
+  public static final List<String> PROFILE_AUTH_KEYS =
       List.of("accepts", "header", "prefix", "query_param", "token_url", "scope");
-  static final List<String> RETRY_KEYS =
+  public static final List<String> RETRY_KEYS =
       List.of("max_retries", "initial_backoff_ms", "max_backoff_ms", "max_retry_wait_secs");
-  static final List<String> RATE_KEYS = List.of("requests_per_sec");
-  static final List<String> ENDPOINT_KEYS =
+  public static final List<String> RATE_KEYS = List.of("requests_per_sec");
+  public static final List<String> ENDPOINT_KEYS =
       List.of(
           "unit",
           "shape",
@@ -57,11 +64,11 @@ final class ProfileBinder {
           "fail_when",
           "error_at",
           "window");
-  static final List<String> ROWS_KEYS = List.of("decoder", "at");
-  static final List<String> PAGINATE_KEYS =
+  public static final List<String> ROWS_KEYS = List.of("decoder", "at");
+  public static final List<String> PAGINATE_KEYS =
       List.of(
           "type", "from", "into", "param", "start", "total_pages_at", "limit_param", "page_size");
-  static final List<String> WINDOW_KEYS = List.of("format", "lookback", "step", "settle");
+  public static final List<String> WINDOW_KEYS = List.of("format", "lookback", "step", "settle");
 
   /** Headers the HTTP client sets itself and refuses to be given. */
   private static final Set<String> RESTRICTED_HEADERS =
@@ -77,7 +84,7 @@ final class ProfileBinder {
   private final BindContext context;
   private final Map<String, String> vars = new LinkedHashMap<>();
 
-  ProfileBinder(
+  public ProfileBinder(
       String varsPath,
       Section connection,
       Section profile,
@@ -92,7 +99,7 @@ final class ProfileBinder {
     this.context = context;
   }
 
-  RestConnection bind(String id, String profileName) {
+  public RestConnection bind(String id, String profileName) {
     for (YamlNode.Entry entry : profile.namedEntries("vars").orElse(List.of())) {
       profile
           .text(entry.value(), Section.join(profile.pathOf("vars"), entry.key()))

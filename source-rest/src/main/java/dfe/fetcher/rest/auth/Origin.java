@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.auth;
 
 import java.net.URI;
 import java.util.Locale;
@@ -7,9 +7,9 @@ import java.util.Locale;
  * A URL's origin (RFC 6454: scheme, host, port, the default port spelled out): credentials go only
  * to {@code base_url}'s.
  */
-record Origin(String scheme, String host, int port) {
+public record Origin(String scheme, String host, int port) {
 
-  static Origin of(URI uri) {
+  public static Origin of(URI uri) {
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     int port = uri.getPort();
     if (port < 0) {

@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,7 +28,7 @@ import java.util.concurrent.ExecutionException;
  * #EXPIRY_MARGIN_SECS}s); {@link #invalidate} drops it after a 401 so the next request fetches a
  * new one. Nothing here logs, and no message it makes holds a secret or a token.
  */
-final class Authorizer {
+public final class Authorizer {
 
   static final long EXPIRY_MARGIN_SECS = 30;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,19 +40,19 @@ final class Authorizer {
   private String token;
   private Instant tokenExpires = Instant.MIN;
 
-  Authorizer(Credentials credentials, Origin origin, HttpClient client, Clock clock) {
+  public Authorizer(Credentials credentials, Origin origin, HttpClient client, Clock clock) {
     this.credentials = credentials;
     this.origin = origin;
     this.client = client;
     this.clock = clock;
   }
 
-  boolean refreshes() {
+  public boolean refreshes() {
     return credentials instanceof Credentials.OAuth2ClientCredentials;
   }
 
   /** The URI to request: {@code uri} with the key's query parameter when that is how it is sent. */
-  URI uri(URI uri) {
+  public URI uri(URI uri) {
     if (credentials instanceof Credentials.ApiKey key
         && key.queryParam().isPresent()
         && Origin.of(uri).equals(origin)) {
@@ -68,7 +68,7 @@ final class Authorizer {
   }
 
   /** Adds the credential's header, when {@code uri} is at the base origin. */
-  void authorize(HttpRequest.Builder request, URI uri, Cancellation cancellation)
+  public void authorize(HttpRequest.Builder request, URI uri, Cancellation cancellation)
       throws SourceException, InterruptedException {
     if (!Origin.of(uri).equals(origin)) {
       return;
@@ -84,12 +84,12 @@ final class Authorizer {
     }
   }
 
-  synchronized void invalidate() {
+  public synchronized void invalidate() {
     token = null;
   }
 
   /** {@code uri} safe to print: an API key sent as a query parameter shows as {@code ***}. */
-  String describe(URI uri) {
+  public String describe(URI uri) {
     String text = uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath();
     String query = uri.getRawQuery();
     if (query == null) {
@@ -180,7 +180,7 @@ final class Authorizer {
   }
 
   /** A secret that cannot be read fails the request with a message naming the setting only. */
-  static SourceException unavailable(SecretUnavailableException e) {
+  public static SourceException unavailable(SecretUnavailableException e) {
     return new SourceException(e.getMessage(), e);
   }
 }

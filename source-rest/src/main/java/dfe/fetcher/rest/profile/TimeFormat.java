@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.profile;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.auth;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.http;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * ever. The read that was waiting then fails with an {@link IOException}; {@link #stalled} tells
  * that failure from others.
  */
-final class StallGuard extends FilterInputStream {
+public final class StallGuard extends FilterInputStream {
 
   private final long timeoutNanos;
   private final ScheduledFuture<?> check;
@@ -29,7 +29,7 @@ final class StallGuard extends FilterInputStream {
             this::closeIfStalled, period, period, TimeUnit.MILLISECONDS);
   }
 
-  boolean stalled() {
+  public boolean stalled() {
     return stalled;
   }
 

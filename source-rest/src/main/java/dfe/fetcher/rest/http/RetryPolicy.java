@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.http;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.profile;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

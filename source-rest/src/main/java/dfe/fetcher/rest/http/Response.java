@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.http;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +11,7 @@ import java.net.http.HttpHeaders;
  *
  * @param uri the URI as requested, without credentials
  */
-record Response(URI uri, int status, HttpHeaders headers, InputStream body, StallGuard guard)
+public record Response(URI uri, int status, HttpHeaders headers, InputStream body, StallGuard guard)
     implements AutoCloseable {
 
   @Override

@@ -1,6 +1,8 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.page.Decoder;
+import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.source.config.ConfigOrigin;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.page;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dfe.fetcher.core.envelope.RawRecord;
@@ -8,6 +8,11 @@ import dfe.fetcher.core.filter.RowFilter;
 import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.rest.RestConnection;
+import dfe.fetcher.rest.http.RateLimit;
+import dfe.fetcher.rest.http.Requester;
+import dfe.fetcher.rest.http.Response;
+import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.source.SourceMetrics;
 import java.io.IOException;
 import java.net.URI;
@@ -33,11 +38,11 @@ import java.util.Set;
  *   <li>{@code fail_when} holds for a page, checked before any of its rows is handed on.
  * </ul>
  */
-final class Listing {
+public final class Listing {
 
   /** Where a listing's rows go, with the page they came from. */
   @FunctionalInterface
-  interface RowsOut {
+  public interface RowsOut {
     void row(RawRecord record, String origin) throws InterruptedException;
   }
 
@@ -49,7 +54,7 @@ final class Listing {
   private final Optional<RowFilter> failWhen;
   private final SourceMetrics metrics;
 
-  Listing(
+  public Listing(
       String source,
       RestConnection connection,
       Endpoint endpoint,
@@ -79,7 +84,7 @@ final class Listing {
    *
    * @return the pages read
    */
-  int read(Map<String, String> window, RowsOut out, Cancellation cancellation)
+  public int read(Map<String, String> window, RowsOut out, Cancellation cancellation)
       throws SourceException, InterruptedException {
     Map<String, String> values = new HashMap<>(window);
     connection.vars().forEach((name, value) -> values.put("vars." + name, value));

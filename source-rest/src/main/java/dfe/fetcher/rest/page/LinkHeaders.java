@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.page;
 
 import java.util.Locale;
 import java.util.Optional;

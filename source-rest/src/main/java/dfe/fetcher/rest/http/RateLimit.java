@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.http;
 
 import dfe.fetcher.core.row.Cancellation;
 import java.time.Duration;
@@ -9,12 +9,12 @@ import java.util.OptionalDouble;
  * its pages, windows and ticks (the unit's source keeps one for its life). The wait is a {@link
  * Cancellation#sleep}, so a stop ends it.
  */
-final class RateLimit {
+public final class RateLimit {
 
   private final long spacingNanos;
   private long nextAllowed = Long.MIN_VALUE;
 
-  RateLimit(OptionalDouble requestsPerSec) {
+  public RateLimit(OptionalDouble requestsPerSec) {
     this.spacingNanos =
         requestsPerSec.isPresent() ? (long) (1_000_000_000L / requestsPerSec.getAsDouble()) : 0;
   }

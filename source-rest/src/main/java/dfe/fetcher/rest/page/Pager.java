@@ -1,4 +1,4 @@
-package dfe.fetcher.rest;
+package dfe.fetcher.rest.page;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
