@@ -1,5 +1,6 @@
 package dfe.fetcher.rest;
 
+import dfe.fetcher.rest.auth.AuthMode;
 import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.ProfileBinder;
@@ -38,20 +39,7 @@ import java.util.OptionalDouble;
 public final class RestSourceFamily implements SourceFamily {
 
   static final List<String> CONNECTION_KEYS = List.of("profile", "vars", "auth", "units");
-  public static final List<String> AUTH_KEYS =
-      List.of(
-          "mode",
-          "token",
-          "user",
-          "password",
-          "key",
-          "header",
-          "prefix",
-          "query_param",
-          "token_url",
-          "client_id",
-          "client_secret",
-          "scope");
+  public static final List<String> AUTH_KEYS = AuthMode.sectionKeys();
   public static final List<String> UNIT_KEYS =
       List.of(
           "enabled", "max_pages", "max_page_bytes", "timeout_secs", "query", "lookback", "settle");
@@ -154,7 +142,7 @@ public final class RestSourceFamily implements SourceFamily {
         Map.of(),
         RetryPolicy.DEFAULT,
         OptionalDouble.empty(),
-        new Credentials.None(),
+        Credentials.none(),
         List.of());
   }
 }

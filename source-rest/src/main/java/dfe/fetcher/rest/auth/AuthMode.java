@@ -1,25 +1,54 @@
 package dfe.fetcher.rest.auth;
 
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
-/** How requests authenticate ({@code auth.mode}). */
+/**
+ * How requests authenticate ({@code auth.mode}): the one place a mode is registered, with the keys
+ * it takes under {@code auth} and the binder of its {@link Credentials}. A new mode is a class
+ * implementing {@link Credentials} and one entry here.
+ */
 public enum AuthMode {
-  NONE("none"),
-  BEARER("bearer"),
-  BASIC("basic"),
-  API_KEY("api_key"),
-  OAUTH2_CLIENT_CREDENTIALS("oauth2_client_credentials");
+  NONE("none", List.of(), NoCredentials::bind),
+  BEARER("bearer", List.of("token"), BearerToken::bind),
+  BASIC("basic", List.of("user", "password"), BasicCredentials::bind),
+  API_KEY("api_key", List.of("key", "header", "prefix", "query_param"), ApiKey::bind),
+  OAUTH2_CLIENT_CREDENTIALS(
+      "oauth2_client_credentials",
+      List.of("token_url", "client_id", "client_secret", "scope"),
+      OAuth2ClientCredentials::bind);
+
+  /** Binds one mode's credentials, as {@link Credentials} states. */
+  @FunctionalInterface
+  interface Binder {
+    Credentials bind(AuthSettings settings);
+  }
 
   private final String configName;
+  private final List<String> keys;
+  private final Binder binder;
 
-  AuthMode(String configName) {
+  AuthMode(String configName, List<String> keys, Binder binder) {
     this.configName = configName;
+    this.keys = keys;
+    this.binder = binder;
   }
 
   public String configName() {
     return configName;
+  }
+
+  /** The keys under {@code auth} this mode takes, beside {@code mode}. */
+  public List<String> keys() {
+    return keys;
+  }
+
+  /** The mode's credentials from {@code settings}, every problem reported there. */
+  public Credentials bind(AuthSettings settings) {
+    return binder.bind(settings);
   }
 
   public static Optional<AuthMode> named(String name) {
@@ -28,5 +57,15 @@ public enum AuthMode {
 
   public static List<String> names() {
     return Arrays.stream(values()).map(AuthMode::configName).toList();
+  }
+
+  /** Every key {@code auth} takes: {@code mode}, then each mode's in the order registered. */
+  public static List<String> sectionKeys() {
+    Set<String> keys = new LinkedHashSet<>();
+    keys.add("mode");
+    for (AuthMode mode : values()) {
+      keys.addAll(mode.keys);
+    }
+    return List.copyOf(keys);
   }
 }

@@ -1,87 +1,66 @@
 package dfe.fetcher.rest.auth;
 
-import dfe.fetcher.source.config.Secret;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.SourceException;
 import java.net.URI;
-import java.util.Objects;
-import java.util.Optional;
+import java.net.http.HttpRequest;
 
 /**
- * An instance's {@code auth}: the mode and its secrets, resolved on every use (a rotated file is
- * read afresh). Every {@code toString} prints secrets as {@code ***}.
+ * An instance's {@code auth}, bound: one implementation per {@link AuthMode}, each a value (a
+ * record) made by its mode's binder and shared by every opening of the instance.
+ *
+ * <p>What an implementation is handed and can rely on:
+ *
+ * <ul>
+ *   <li>Its binder gets the {@link AuthSettings}: the instance's {@code auth}, already checked for
+ *       keys that do not apply to the mode, the profile's defaults, and a resolver for secret
+ *       specs. It reports every problem through the settings' sections and still returns a value
+ *       (placeholders for what is missing), so that binding goes on and reports everything at once;
+ *       it never throws for a bad configuration.
+ *   <li>{@link #authorize} and {@link #withCredential} are called only for requests to {@code
+ *       base_url}'s origin: the {@link Authorizer} checks the origin, so an implementation never
+ *       decides where its credential may go.
+ *   <li>Secrets are {@code Secret}s, resolved on every use (a rotated file is read afresh); one
+ *       that cannot be read throws {@code SecretUnavailableException}, which fails the request with
+ *       a message naming the setting.
+ *   <li>What lives longer than one request (an OAuth2 token) is kept in the {@link TokenCache} it
+ *       is handed, one per open connection, never in the credentials themselves.
+ * </ul>
+ *
+ * <p>What it must not do: log, put a secret or a token in an exception message or in {@code
+ * toString} (a {@code Secret} prints as {@code ***}), or send a request other than through the
+ * token cache.
  */
-public sealed interface Credentials {
+public interface Credentials {
 
+  /** The mode this is bound for, as {@code auth.mode} names it. */
   AuthMode mode();
 
-  /** {@code none}. */
-  record None() implements Credentials {
-    @Override
-    public AuthMode mode() {
-      return AuthMode.NONE;
-    }
-  }
-
-  /** {@code bearer}: {@code Authorization: Bearer <token>}. */
-  record Bearer(Secret token) implements Credentials {
-    public Bearer {
-      Objects.requireNonNull(token, "token");
-    }
-
-    @Override
-    public AuthMode mode() {
-      return AuthMode.BEARER;
-    }
-  }
-
-  /** {@code basic}: {@code Authorization: Basic base64(user:password)}. */
-  record Basic(String user, Secret password) implements Credentials {
-    public Basic {
-      Objects.requireNonNull(user, "user");
-      Objects.requireNonNull(password, "password");
-    }
-
-    @Override
-    public AuthMode mode() {
-      return AuthMode.BASIC;
-    }
-  }
-
   /**
-   * {@code api_key}: the key in a header ({@code header}, after {@code prefix}, e.g. {@code SSWS })
-   * or in a query parameter ({@code query_param}).
+   * Puts the credential on {@code request} (a header), for a request to the base origin.
+   *
+   * @throws SourceException when a token cannot be had, naming the token endpoint, never a secret
    */
-  record ApiKey(Secret key, Optional<String> header, String prefix, Optional<String> queryParam)
-      implements Credentials {
-    public ApiKey {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(header, "header");
-      Objects.requireNonNull(prefix, "prefix");
-      Objects.requireNonNull(queryParam, "queryParam");
-    }
+  void authorize(HttpRequest.Builder request, TokenCache tokens, Cancellation cancellation)
+      throws SourceException, InterruptedException;
 
-    @Override
-    public AuthMode mode() {
-      return AuthMode.API_KEY;
-    }
+  /** {@code uri} with the credential added to its query, when that is how it travels. */
+  default URI withCredential(URI uri) {
+    return uri;
   }
 
-  /**
-   * {@code oauth2_client_credentials}: a token from {@code token_url} (RFC 6749 section 4.4, the
-   * client authenticating with HTTP Basic), sent as a bearer token.
-   */
-  record OAuth2ClientCredentials(
-      URI tokenUrl, String clientId, Secret clientSecret, Optional<String> scope)
-      implements Credentials {
-    public OAuth2ClientCredentials {
-      Objects.requireNonNull(tokenUrl, "tokenUrl");
-      Objects.requireNonNull(clientId, "clientId");
-      Objects.requireNonNull(clientSecret, "clientSecret");
-      Objects.requireNonNull(scope, "scope");
-    }
+  /** {@code rawQuery} safe to print: a credential it carries shows as {@code ***}. */
+  default String masked(String rawQuery) {
+    return rawQuery;
+  }
 
-    @Override
-    public AuthMode mode() {
-      return AuthMode.OAUTH2_CLIENT_CREDENTIALS;
-    }
+  /** Whether a 401 may mean the credential expired, so that one fresh try is worth it. */
+  default boolean refreshes() {
+    return false;
+  }
+
+  /** {@code none}: what an instance without {@code auth} sends. */
+  static Credentials none() {
+    return new NoCredentials();
   }
 }

@@ -7,13 +7,14 @@ import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.rest.RestConnection;
 import dfe.fetcher.rest.RestSourceFamily;
 import dfe.fetcher.rest.auth.AuthMode;
+import dfe.fetcher.rest.auth.AuthSettings;
 import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.HeaderNames;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.ConfigOrigin;
-import dfe.fetcher.source.config.Secret;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.UnitNames;
 import dfe.fetcher.source.config.YamlNode;
@@ -30,7 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Binds one profile (shipped or inline) to one instance: every key and word checked, every template
@@ -69,12 +69,6 @@ public final class ProfileBinder {
       List.of(
           "type", "from", "into", "param", "start", "total_pages_at", "limit_param", "page_size");
   public static final List<String> WINDOW_KEYS = List.of("format", "lookback", "step", "settle");
-
-  /** Headers the HTTP client sets itself and refuses to be given. */
-  private static final Set<String> RESTRICTED_HEADERS =
-      Set.of("connection", "content-length", "expect", "host", "upgrade", "authorization");
-
-  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   private final String varsPath;
   private final Section connection;
@@ -221,11 +215,11 @@ public final class ProfileBinder {
     Map<String, Template> headers = new LinkedHashMap<>();
     for (YamlNode.Entry entry : section.namedEntries("headers").orElse(List.of())) {
       String at = Section.join(section.pathOf("headers"), entry.key());
-      if (!HEADER_NAME.matcher(entry.key()).matches()) {
+      if (!HeaderNames.isToken(entry.key())) {
         section.report(entry.keyOrigin(), at, "is not a header name");
         continue;
       }
-      if (RESTRICTED_HEADERS.contains(entry.key().toLowerCase(Locale.ROOT))) {
+      if (HeaderNames.isSetByClient(entry.key())) {
         section.report(
             entry.keyOrigin(),
             at,
@@ -314,77 +308,12 @@ public final class ProfileBinder {
               + ", not "
               + mode.configName());
     }
-    List<String> allowed =
-        switch (mode) {
-          case NONE -> List.of("mode");
-          case BEARER -> List.of("mode", "token");
-          case BASIC -> List.of("mode", "user", "password");
-          case API_KEY -> List.of("mode", "key", "header", "prefix", "query_param");
-          case OAUTH2_CLIENT_CREDENTIALS ->
-              List.of("mode", "token_url", "client_id", "client_secret", "scope");
-        };
     for (String key : RestSourceFamily.AUTH_KEYS) {
-      if (!allowed.contains(key) && auth.node(key).isPresent()) {
+      if (!key.equals("mode") && !mode.keys().contains(key) && auth.node(key).isPresent()) {
         auth.report(key, "does not apply to auth mode " + mode.configName());
       }
     }
-    return switch (mode) {
-      case NONE -> new Credentials.None();
-      case BEARER -> new Credentials.Bearer(secret(auth, "token"));
-      case BASIC ->
-          new Credentials.Basic(auth.requiredString("user").orElse(""), secret(auth, "password"));
-      case API_KEY -> apiKey(auth, profileAuth);
-      case OAUTH2_CLIENT_CREDENTIALS -> oauth2(auth, profileAuth);
-    };
-  }
-
-  private Secret secret(Section auth, String key) {
-    return auth.requiredString(key)
-        .flatMap(spec -> context.secret(spec, auth.originOf(key), auth.pathOf(key)))
-        .orElse(Secret.literal(auth.pathOf(key), ""));
-  }
-
-  private Credentials apiKey(Section auth, Section profileAuth) {
-    Secret key = secret(auth, "key");
-    Optional<String> header = auth.string("header").or(() -> profileAuth.string("header"));
-    Optional<String> queryParam =
-        auth.string("query_param").or(() -> profileAuth.string("query_param"));
-    String prefix = auth.string("prefix").or(() -> profileAuth.string("prefix")).orElse("");
-    if (header.isPresent() == queryParam.isPresent()) {
-      auth.report(
-          "mode",
-          "api_key needs exactly one of header (e.g. X-API-Key) and query_param (e.g. api_key)");
-    }
-    if (header.isPresent() && !HEADER_NAME.matcher(header.get()).matches()) {
-      auth.report("header", "is not a header name");
-    }
-    if (queryParam.isPresent() && !prefix.isEmpty()) {
-      auth.report("prefix", "applies to a header key only");
-    }
-    return new Credentials.ApiKey(key, header, prefix, queryParam);
-  }
-
-  private Credentials oauth2(Section auth, Section profileAuth) {
-    Optional<String> tokenUrl = auth.string("token_url").or(() -> profileAuth.string("token_url"));
-    URI uri = URI.create("http://invalid/");
-    if (tokenUrl.isEmpty()) {
-      auth.report("token_url", "is required for oauth2_client_credentials");
-    } else {
-      try {
-        uri = new URI(tokenUrl.get());
-        if (uri.getHost() == null
-            || !(uri.getScheme().equalsIgnoreCase("https")
-                || uri.getScheme().equalsIgnoreCase("http"))) {
-          auth.report("token_url", "must be an http or https URL");
-        }
-      } catch (URISyntaxException e) {
-        auth.report("token_url", "is not a URL: " + e.getReason());
-      }
-    }
-    String clientId = auth.requiredString("client_id").orElse("");
-    Secret clientSecret = secret(auth, "client_secret");
-    Optional<String> scope = auth.string("scope").or(() -> profileAuth.string("scope"));
-    return new Credentials.OAuth2ClientCredentials(uri, clientId, clientSecret, scope);
+    return mode.bind(new AuthSettings(auth, profileAuth, context));
   }
 
   private List<Endpoint> endpoints() {
@@ -642,7 +571,7 @@ public final class ProfileBinder {
         } catch (IllegalArgumentException e) {
           paginate.report("from", "body: needs a JSON pointer, e.g. body:/next");
         }
-      } else if (!from.startsWith("header:") || !HEADER_NAME.matcher(where).matches()) {
+      } else if (!from.startsWith("header:") || !HeaderNames.isToken(where)) {
         paginate.report("from", "must be body:/pointer or header:Name, e.g. body:/next_cursor");
       }
     }
