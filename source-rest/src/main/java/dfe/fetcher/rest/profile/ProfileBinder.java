@@ -1,6 +1,5 @@
 package dfe.fetcher.rest.profile;
 
-import com.fasterxml.jackson.core.JsonPointer;
 import dfe.fetcher.core.filter.FilterCompileException;
 import dfe.fetcher.core.filter.RowFilter;
 import dfe.fetcher.core.row.Shape;
@@ -12,7 +11,9 @@ import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.http.HeaderNames;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.page.Decoder;
+import dfe.fetcher.rest.page.JsonPointerSetting;
 import dfe.fetcher.rest.page.Pager;
+import dfe.fetcher.rest.page.PagerType;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.ConfigOrigin;
 import dfe.fetcher.source.config.Section;
@@ -65,9 +66,7 @@ public final class ProfileBinder {
           "error_at",
           "window");
   public static final List<String> ROWS_KEYS = List.of("decoder", "at");
-  public static final List<String> PAGINATE_KEYS =
-      List.of(
-          "type", "from", "into", "param", "start", "total_pages_at", "limit_param", "page_size");
+  public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
   public static final List<String> WINDOW_KEYS = List.of("format", "lookback", "step", "settle");
 
   private final String varsPath;
@@ -380,7 +379,7 @@ public final class ProfileBinder {
             "unknown decoder '" + name + "'; one of " + String.join(", ", Decoder.names()));
       }
     }
-    Optional<String> rowsAt = pointer(rows, "at");
+    Optional<String> rowsAt = JsonPointerSetting.read(rows, "at");
     if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
       rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
     }
@@ -430,7 +429,7 @@ public final class ProfileBinder {
         endpoint.report("fail_when", "does not compile: " + e.getMessage());
       }
     }
-    Optional<String> errorAt = pointer(endpoint, "error_at");
+    Optional<String> errorAt = JsonPointerSetting.read(endpoint, "error_at");
     Optional<WindowSpec> window = Optional.empty();
     if (tail) {
       if (endpoint.require("window")) {
@@ -503,84 +502,26 @@ public final class ProfileBinder {
     return query;
   }
 
-  private static Optional<String> pointer(Section section, String key) {
-    Optional<String> pointer = section.string(key);
-    if (pointer.isEmpty()) {
-      return pointer;
-    }
-    try {
-      JsonPointer.compile(pointer.get());
-      return pointer;
-    } catch (IllegalArgumentException e) {
-      section.report(
-          key, "is not a JSON pointer (e.g. /items or /data/0/error): " + e.getMessage());
-      return Optional.empty();
-    }
-  }
-
   private static Pager pager(Section paginate, Section endpoint) {
     String type = paginate.string("type", "none");
     if (endpoint.node("paginate").isPresent()) {
       paginate.require("type");
     }
-    List<String> applies =
-        switch (type) {
-          case "none", "link_header" -> List.of("type");
-          case "cursor" -> List.of("type", "from", "into");
-          case "page_number" -> List.of("type", "param", "start", "total_pages_at");
-          case "offset" -> List.of("type", "param", "limit_param", "page_size");
-          default -> {
-            paginate.report(
-                "type", "unknown pager '" + type + "'; one of " + String.join(", ", Pager.names()));
-            yield PAGINATE_KEYS;
-          }
-        };
+    Optional<PagerType> named = PagerType.named(type);
+    List<String> applies = new ArrayList<>(List.of("type"));
+    if (named.isPresent()) {
+      applies.addAll(named.get().keys());
+    } else {
+      paginate.report(
+          "type", "unknown pager '" + type + "'; one of " + String.join(", ", PagerType.names()));
+      applies = PAGINATE_KEYS;
+    }
     for (String key : PAGINATE_KEYS) {
       if (!applies.contains(key) && paginate.node(key).isPresent()) {
         paginate.report(key, "does not apply to pager " + type);
       }
     }
-    return switch (type) {
-      case "link_header" -> new Pager.LinkHeader();
-      case "cursor" -> cursor(paginate);
-      case "page_number" ->
-          new Pager.PageNumber(
-              paginate.requiredString("param").orElse("page"),
-              paginate.integer("start", 1, 0, 1_000_000),
-              pointer(paginate, "total_pages_at"));
-      case "offset" ->
-          new Pager.Offset(
-              paginate.requiredString("param").orElse("offset"),
-              paginate.string("limit_param"),
-              paginate.require("page_size")
-                  ? paginate.integer("page_size", 100, 1, 1_000_000)
-                  : 100);
-      default -> new Pager.None();
-    };
-  }
-
-  private static Pager cursor(Section paginate) {
-    String from = paginate.requiredString("from").orElse("header:x");
-    String into = paginate.requiredString("into").orElse("query:cursor");
-    boolean fromBody = from.startsWith("body:");
-    String where = from.substring(from.indexOf(':') + 1);
-    if (paginate.node("from").isPresent()) {
-      if (fromBody) {
-        try {
-          JsonPointer.compile(where);
-        } catch (IllegalArgumentException e) {
-          paginate.report("from", "body: needs a JSON pointer, e.g. body:/next");
-        }
-      } else if (!from.startsWith("header:") || !HeaderNames.isToken(where)) {
-        paginate.report("from", "must be body:/pointer or header:Name, e.g. body:/next_cursor");
-      }
-    }
-    if (paginate.node("into").isPresent()
-        && (!into.startsWith("query:") || into.length() == "query:".length())) {
-      paginate.report("into", "must be query:name, e.g. query:cursor");
-    }
-    return new Pager.Cursor(
-        fromBody, where, into.startsWith("query:") ? into.substring(6) : "cursor");
+    return named.orElse(PagerType.NONE).bind(paginate);
   }
 
   private static WindowSpec window(Section window, Section override) {
