@@ -13,7 +13,6 @@ import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.SourceUnit;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,9 +62,7 @@ public record RestConnection(
   public List<SourceUnit> units() {
     List<SourceUnit> units = new ArrayList<>();
     for (Endpoint endpoint : endpoints) {
-      Map<String, String> values = new HashMap<>();
-      vars.forEach((name, value) -> values.put("vars." + name, value));
-      values.put("unit.name", endpoint.unit());
+      Map<String, String> values = Template.values(vars, endpoint.unit());
       List<String> details = new ArrayList<>();
       details.add(
           "profile "

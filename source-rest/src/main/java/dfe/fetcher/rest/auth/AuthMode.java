@@ -1,17 +1,17 @@
 package dfe.fetcher.rest.auth;
 
+import dfe.fetcher.rest.profile.ConfigWord;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * How requests authenticate ({@code auth.mode}): the one place a mode is registered, with the keys
  * it takes under {@code auth} and the binder of its {@link Credentials}. A new mode is a class
  * implementing {@link Credentials} and one entry here.
  */
-public enum AuthMode {
+public enum AuthMode implements ConfigWord {
   NONE("none", List.of(), NoCredentials::bind),
   BEARER("bearer", List.of("token"), BearerToken::bind),
   BASIC("basic", List.of("user", "password"), BasicCredentials::bind),
@@ -37,6 +37,7 @@ public enum AuthMode {
     this.binder = binder;
   }
 
+  @Override
   public String configName() {
     return configName;
   }
@@ -52,20 +53,18 @@ public enum AuthMode {
   }
 
   public static Optional<AuthMode> named(String name) {
-    return Arrays.stream(values()).filter(m -> m.configName.equals(name)).findFirst();
+    return ConfigWord.named(AuthMode.class, name);
   }
 
   public static List<String> names() {
-    return Arrays.stream(values()).map(AuthMode::configName).toList();
+    return ConfigWord.names(AuthMode.class);
   }
 
   /** Every key {@code auth} takes: {@code mode}, then each mode's in the order registered. */
   public static List<String> sectionKeys() {
-    Set<String> keys = new LinkedHashSet<>();
-    keys.add("mode");
-    for (AuthMode mode : values()) {
-      keys.addAll(mode.keys);
-    }
-    return List.copyOf(keys);
+    return Stream.concat(
+            Stream.of("mode"), Arrays.stream(values()).flatMap(mode -> mode.keys.stream()))
+        .distinct()
+        .toList();
   }
 }

@@ -1,6 +1,5 @@
 package dfe.fetcher.rest.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.Cancellation;
@@ -54,7 +53,6 @@ public final class Requester {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_REDIRECTS = 5;
   private static final int MAX_ERROR_BODY = 64 * 1024;
-  private static final int MAX_ERROR_TEXT = 300;
 
   /** One logical request: what the endpoint asks for, before credentials. */
   public record Call(
@@ -321,15 +319,7 @@ public final class Requester {
         body = new GZIPInputStream(in);
       }
       byte[] bytes = body.readNBytes(MAX_ERROR_BODY);
-      JsonNode text = JSON.readTree(bytes).at(endpoint.errorAt().get());
-      if (text.isMissingNode() || text.isNull()) {
-        return "";
-      }
-      String quoted = text.isValueNode() ? text.asText() : text.toString();
-      if (quoted.length() > MAX_ERROR_TEXT) {
-        quoted = quoted.substring(0, MAX_ERROR_TEXT) + "...";
-      }
-      return ": \"" + quoted.replace('\n', ' ').replace('\r', ' ') + "\"";
+      return ErrorText.quoted(JSON.readTree(bytes).at(endpoint.errorAt().get()));
     } catch (IOException | RuntimeException e) {
       return "";
     }

@@ -1,11 +1,11 @@
 package dfe.fetcher.rest.page;
 
-import java.util.Arrays;
+import dfe.fetcher.rest.profile.ConfigWord;
 import java.util.List;
 import java.util.Optional;
 
 /** How a page's body becomes rows ({@code rows.decoder}). */
-public enum Decoder {
+public enum Decoder implements ConfigWord {
   /** The body is a JSON array of objects, streamed element by element. */
   JSON_ARRAY("json_array", true),
   /** One JSON object a line, streamed line by line. */
@@ -25,6 +25,7 @@ public enum Decoder {
     this.streamed = streamed;
   }
 
+  @Override
   public String configName() {
     return configName;
   }
@@ -38,10 +39,10 @@ public enum Decoder {
   }
 
   public static Optional<Decoder> named(String name) {
-    return Arrays.stream(values()).filter(d -> d.configName.equals(name)).findFirst();
+    return ConfigWord.named(Decoder.class, name);
   }
 
   public static List<String> names() {
-    return Arrays.stream(values()).map(Decoder::configName).toList();
+    return ConfigWord.names(Decoder.class);
   }
 }

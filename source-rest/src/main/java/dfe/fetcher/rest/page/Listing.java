@@ -9,10 +9,12 @@ import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.RestConnection;
+import dfe.fetcher.rest.http.ErrorText;
 import dfe.fetcher.rest.http.RateLimit;
 import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.http.Response;
 import dfe.fetcher.rest.profile.Endpoint;
+import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.source.SourceMetrics;
 import java.io.IOException;
 import java.net.URI;
@@ -86,9 +88,8 @@ public final class Listing {
    */
   public int read(Map<String, String> window, RowsOut out, Cancellation cancellation)
       throws SourceException, InterruptedException {
-    Map<String, String> values = new HashMap<>(window);
-    connection.vars().forEach((name, value) -> values.put("vars." + name, value));
-    values.put("unit.name", endpoint.unit());
+    Map<String, String> values = Template.values(connection.vars(), endpoint.unit());
+    values.putAll(window);
     Map<String, String> headers = new LinkedHashMap<>();
     connection.headers().forEach((name, template) -> headers.put(name, template.render(values)));
     endpoint.headers().forEach((name, template) -> headers.put(name, template.render(values)));
@@ -192,17 +193,7 @@ public final class Listing {
     }
     FilterVerdict verdict = failWhen.get().evaluate(wrapped);
     if (verdict == FilterVerdict.PASS) {
-      String text =
-          endpoint
-              .errorAt()
-              .map(tree::at)
-              .filter(node -> !node.isMissingNode() && !node.isNull())
-              .map(
-                  node ->
-                      ": \""
-                          + abbreviate(node.isValueNode() ? node.asText() : node.toString())
-                          + "\"")
-              .orElse("");
+      String text = endpoint.errorAt().map(tree::at).map(ErrorText::quoted).orElse("");
       throw new SourceException(
           described
               + " answered 2xx, but fail_when holds ("
@@ -210,11 +201,6 @@ public final class Listing {
               + ")"
               + text);
     }
-  }
-
-  private static String abbreviate(String text) {
-    String flat = text.replace('\n', ' ').replace('\r', ' ');
-    return flat.length() > 300 ? flat.substring(0, 300) + "..." : flat;
   }
 
   private String describe(Pager.NextPage next, Map<String, String> values) {

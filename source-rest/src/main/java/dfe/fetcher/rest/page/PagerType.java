@@ -1,18 +1,18 @@
 package dfe.fetcher.rest.page;
 
+import dfe.fetcher.rest.profile.ConfigWord;
 import dfe.fetcher.source.config.Section;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The pagers {@code paginate.type} names: the one place a pager is registered, with the keys it
  * takes under {@code paginate} and its binder. A new pager is a class implementing {@link Pager}
  * and one entry here.
  */
-public enum PagerType {
+public enum PagerType implements ConfigWord {
   NONE("none", List.of(), SinglePage::bind),
   LINK_HEADER("link_header", List.of(), LinkHeaderPager::bind),
   CURSOR("cursor", List.of("from", "into"), CursorPager::bind),
@@ -35,6 +35,7 @@ public enum PagerType {
     this.binder = binder;
   }
 
+  @Override
   public String configName() {
     return configName;
   }
@@ -50,20 +51,18 @@ public enum PagerType {
   }
 
   public static Optional<PagerType> named(String name) {
-    return Arrays.stream(values()).filter(t -> t.configName.equals(name)).findFirst();
+    return ConfigWord.named(PagerType.class, name);
   }
 
   public static List<String> names() {
-    return Arrays.stream(values()).map(PagerType::configName).toList();
+    return ConfigWord.names(PagerType.class);
   }
 
   /** Every key {@code paginate} takes: {@code type}, then each pager's in the order registered. */
   public static List<String> sectionKeys() {
-    Set<String> keys = new LinkedHashSet<>();
-    keys.add("type");
-    for (PagerType type : values()) {
-      keys.addAll(type.keys);
-    }
-    return List.copyOf(keys);
+    return Stream.concat(
+            Stream.of("type"), Arrays.stream(values()).flatMap(type -> type.keys.stream()))
+        .distinct()
+        .toList();
   }
 }

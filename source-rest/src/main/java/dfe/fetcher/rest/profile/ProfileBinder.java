@@ -8,7 +8,6 @@ import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -92,10 +91,7 @@ public final class ProfileBinder {
   }
 
   private void checkBaseUrl(Template baseUrl) {
-    Map<String, String> values = new HashMap<>();
-    vars.forEach((name, value) -> values.put("vars." + name, value));
-    values.put("unit.name", "unit");
-    String rendered = baseUrl.render(values);
+    String rendered = baseUrl.render(Template.values(vars, "unit"));
     String problem = null;
     try {
       URI uri = new URI(rendered);

@@ -1,11 +1,13 @@
 package dfe.fetcher.rest.profile;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -89,17 +91,20 @@ public record Template(String text, List<Part> parts) {
     return names;
   }
 
+  /**
+   * The values a unit's templates read: {@code vars.<name>} for each of {@code vars}, and {@code
+   * unit.name}. The map is a fresh, mutable one, for a window's bounds to be added.
+   */
+  public static Map<String, String> values(Map<String, String> vars, String unit) {
+    Map<String, String> values = new HashMap<>();
+    vars.forEach((name, value) -> values.put("vars." + name, value));
+    values.put("unit.name", unit);
+    return values;
+  }
+
   /** The text with the placeholders {@code values} has replaced, the others left as written. */
   public String renderKnown(Map<String, String> values) {
-    StringBuilder out = new StringBuilder();
-    for (Part part : parts) {
-      if (part instanceof Literal literal) {
-        out.append(literal.text());
-      } else if (part instanceof Placeholder placeholder) {
-        out.append(values.getOrDefault(placeholder.name(), "{{ " + placeholder.name() + " }}"));
-      }
-    }
-    return out.toString();
+    return render(values, name -> "{{ " + name + " }}");
   }
 
   /**
@@ -108,16 +113,21 @@ public record Template(String text, List<Part> parts) {
    * @throws IllegalStateException when a value is missing, which binding rules out
    */
   public String render(Map<String, String> values) {
+    return render(
+        values,
+        name -> {
+          throw new IllegalStateException("no value for {{ " + name + " }}");
+        });
+  }
+
+  private String render(Map<String, String> values, Function<String, String> missing) {
     StringBuilder out = new StringBuilder();
     for (Part part : parts) {
       if (part instanceof Literal literal) {
         out.append(literal.text());
       } else if (part instanceof Placeholder placeholder) {
         String value = values.get(placeholder.name());
-        if (value == null) {
-          throw new IllegalStateException("no value for {{ " + placeholder.name() + " }}");
-        }
-        out.append(value);
+        out.append(value == null ? missing.apply(placeholder.name()) : value);
       }
     }
     return out.toString();

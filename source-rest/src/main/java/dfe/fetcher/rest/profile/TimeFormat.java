@@ -4,14 +4,13 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * How {@code {{ window.start }}} and {@code {{ window.end }}} are written ({@code window.format}).
  */
-public enum TimeFormat {
+public enum TimeFormat implements ConfigWord {
   RFC3339_SECS("rfc3339_secs", ChronoUnit.SECONDS),
   RFC3339_MILLIS("rfc3339_millis", ChronoUnit.MILLIS),
   EPOCH_SECS("epoch_secs", ChronoUnit.SECONDS),
@@ -30,6 +29,7 @@ public enum TimeFormat {
     this.precision = precision;
   }
 
+  @Override
   public String configName() {
     return configName;
   }
@@ -50,10 +50,10 @@ public enum TimeFormat {
   }
 
   public static Optional<TimeFormat> named(String name) {
-    return Arrays.stream(values()).filter(f -> f.configName.equals(name)).findFirst();
+    return ConfigWord.named(TimeFormat.class, name);
   }
 
   public static List<String> names() {
-    return Arrays.stream(values()).map(TimeFormat::configName).toList();
+    return ConfigWord.names(TimeFormat.class);
   }
 }
