@@ -136,12 +136,8 @@ public final class Listing {
                 + describe(next.get(), values)
                 + "); cut short, not complete");
       }
-      if (next.get() instanceof Pager.FollowLink link) {
-        uri = link.uri();
-      } else if (next.get() instanceof Pager.WithQuery query) {
-        pagerQuery = query.query();
-        uri = uri(values, pagerQuery);
-      }
+      pagerQuery = next.get().pagerQuery(pagerQuery);
+      uri = next.get().uri(query -> uri(values, query));
     }
   }
 
@@ -204,11 +200,7 @@ public final class Listing {
   }
 
   private String describe(Pager.NextPage next, Map<String, String> values) {
-    URI uri =
-        next instanceof Pager.FollowLink link
-            ? link.uri()
-            : uri(values, ((Pager.WithQuery) next).query());
-    return requester.authorizer().describe(uri);
+    return requester.authorizer().describe(next.uri(query -> uri(values, query)));
   }
 
   /** base_url + path + the endpoint's query + the pager's, each value percent-encoded. */

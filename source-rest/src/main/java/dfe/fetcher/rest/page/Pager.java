@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpHeaders;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * How an endpoint's listing goes on from one page to the next ({@code paginate}): one
@@ -60,11 +61,40 @@ public interface Pager {
       long rows) {}
 
   /** What to request next. */
-  sealed interface NextPage {}
+  sealed interface NextPage {
+
+    /** The pager's parameters on the next request, {@code last} those on the page just read. */
+    Map<String, String> pagerQuery(Map<String, String> last);
+
+    /** The next request's URI; {@code endpoint} makes the endpoint's with pager parameters. */
+    URI uri(Function<Map<String, String>, URI> endpoint);
+  }
 
   /** An absolute URL the API handed over (a {@code Link} header), requested as it is. */
-  record FollowLink(URI uri) implements NextPage {}
+  record FollowLink(URI uri) implements NextPage {
+
+    @Override
+    public Map<String, String> pagerQuery(Map<String, String> last) {
+      return last;
+    }
+
+    @Override
+    public URI uri(Function<Map<String, String>, URI> endpoint) {
+      return uri;
+    }
+  }
 
   /** The endpoint's request again, with these pager parameters. */
-  record WithQuery(Map<String, String> query) implements NextPage {}
+  record WithQuery(Map<String, String> query) implements NextPage {
+
+    @Override
+    public Map<String, String> pagerQuery(Map<String, String> last) {
+      return query;
+    }
+
+    @Override
+    public URI uri(Function<Map<String, String>, URI> endpoint) {
+      return endpoint.apply(query);
+    }
+  }
 }
