@@ -2,12 +2,18 @@ package dfe.fetcher.rest;
 
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.auth.Authorizer;
+import dfe.fetcher.rest.auth.Origin;
+import dfe.fetcher.rest.http.RateLimit;
+import dfe.fetcher.rest.http.Requester;
+import dfe.fetcher.rest.page.Listing;
+import dfe.fetcher.rest.profile.Endpoint;
+import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceRuntime;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -38,10 +44,8 @@ final class OpenRestConnection implements OpenConnection {
             .connectTimeout(Duration.ofSeconds(connectTimeout))
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
-    Map<String, String> values = new HashMap<>();
-    connection.vars().forEach((name, value) -> values.put("vars." + name, value));
-    values.put("unit.name", "");
-    Origin origin = Origin.of(URI.create(connection.baseUrl().render(values)));
+    Origin origin =
+        Origin.of(URI.create(connection.baseUrl().render(Template.values(connection.vars(), ""))));
     Authorizer authorizer =
         new Authorizer(connection.credentials(), origin, client, runtime.clock());
     Requester requester =

@@ -2,13 +2,17 @@ package dfe.fetcher.rest;
 
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.RetryPolicy;
+import dfe.fetcher.rest.profile.DurationText;
+import dfe.fetcher.rest.profile.Endpoint;
+import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.SourceUnit;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,9 +62,7 @@ public record RestConnection(
   public List<SourceUnit> units() {
     List<SourceUnit> units = new ArrayList<>();
     for (Endpoint endpoint : endpoints) {
-      Map<String, String> values = new HashMap<>();
-      vars.forEach((name, value) -> values.put("vars." + name, value));
-      values.put("unit.name", endpoint.unit());
+      Map<String, String> values = Template.values(vars, endpoint.unit());
       List<String> details = new ArrayList<>();
       details.add(
           "profile "

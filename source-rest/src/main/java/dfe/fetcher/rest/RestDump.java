@@ -6,6 +6,7 @@ import dfe.fetcher.core.row.Row;
 import dfe.fetcher.core.row.RowSink;
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.rest.page.Listing;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;

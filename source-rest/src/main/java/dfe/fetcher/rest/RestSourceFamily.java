@@ -1,5 +1,11 @@
 package dfe.fetcher.rest;
 
+import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.RetryPolicy;
+import dfe.fetcher.rest.profile.ProfileBinder;
+import dfe.fetcher.rest.profile.ProfileKeys;
+import dfe.fetcher.rest.profile.ShippedProfiles;
+import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceFamily;
@@ -33,23 +39,6 @@ import java.util.OptionalDouble;
 public final class RestSourceFamily implements SourceFamily {
 
   static final List<String> CONNECTION_KEYS = List.of("profile", "vars", "auth", "units");
-  static final List<String> AUTH_KEYS =
-      List.of(
-          "mode",
-          "token",
-          "user",
-          "password",
-          "key",
-          "header",
-          "prefix",
-          "query_param",
-          "token_url",
-          "client_id",
-          "client_secret",
-          "scope");
-  static final List<String> UNIT_KEYS =
-      List.of(
-          "enabled", "max_pages", "max_page_bytes", "timeout_secs", "query", "lookback", "settle");
 
   @Override
   public String name() {
@@ -65,16 +54,16 @@ public final class RestSourceFamily implements SourceFamily {
   public List<List<String>> knownKeys() {
     return List.of(
         CONNECTION_KEYS,
-        AUTH_KEYS,
-        UNIT_KEYS,
-        ProfileBinder.PROFILE_KEYS,
-        ProfileBinder.PROFILE_AUTH_KEYS,
-        ProfileBinder.RETRY_KEYS,
-        ProfileBinder.RATE_KEYS,
-        ProfileBinder.ENDPOINT_KEYS,
-        ProfileBinder.ROWS_KEYS,
-        ProfileBinder.PAGINATE_KEYS,
-        ProfileBinder.WINDOW_KEYS);
+        ProfileKeys.AUTH_KEYS,
+        ProfileKeys.UNIT_KEYS,
+        ProfileKeys.PROFILE_KEYS,
+        ProfileKeys.PROFILE_AUTH_KEYS,
+        ProfileKeys.RETRY_KEYS,
+        ProfileKeys.RATE_KEYS,
+        ProfileKeys.ENDPOINT_KEYS,
+        ProfileKeys.ROWS_KEYS,
+        ProfileKeys.PAGINATE_KEYS,
+        ProfileKeys.WINDOW_KEYS);
   }
 
   @Override
@@ -94,7 +83,7 @@ public final class RestSourceFamily implements SourceFamily {
               Optional.of(entry.value()),
               entry.keyOrigin(),
               Section.join(connection.pathOf("units"), entry.key()),
-              UNIT_KEYS,
+              ProfileKeys.UNIT_KEYS,
               problems));
     }
     String profileName = "inline";
@@ -130,10 +119,10 @@ public final class RestSourceFamily implements SourceFamily {
               root,
               connection.originOf("profile"),
               "profiles/" + profileName,
-              ProfileBinder.PROFILE_KEYS,
+              ProfileKeys.PROFILE_KEYS,
               problems);
     } else {
-      profile = connection.section("profile", ProfileBinder.PROFILE_KEYS);
+      profile = connection.section("profile", ProfileKeys.PROFILE_KEYS);
     }
     ProfileBinder binder =
         new ProfileBinder(connection.pathOf("vars"), connection, profile, vars, overrides, context);
@@ -149,7 +138,7 @@ public final class RestSourceFamily implements SourceFamily {
         Map.of(),
         RetryPolicy.DEFAULT,
         OptionalDouble.empty(),
-        new Credentials.None(),
+        Credentials.none(),
         List.of());
   }
 }

@@ -7,6 +7,8 @@ import dfe.fetcher.core.row.RowSink;
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.core.row.WindowMark;
+import dfe.fetcher.rest.page.Listing;
+import dfe.fetcher.rest.profile.WindowSpec;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;

@@ -1,0 +1,70 @@
+package dfe.fetcher.rest.auth;
+
+import dfe.fetcher.rest.profile.ConfigWord;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * How requests authenticate ({@code auth.mode}): the one place a mode is registered, with the keys
+ * it takes under {@code auth} and the binder of its {@link Credentials}. A new mode is a class
+ * implementing {@link Credentials} and one entry here.
+ */
+public enum AuthMode implements ConfigWord {
+  NONE("none", List.of(), NoCredentials::bind),
+  BEARER("bearer", List.of("token"), BearerToken::bind),
+  BASIC("basic", List.of("user", "password"), BasicCredentials::bind),
+  API_KEY("api_key", List.of("key", "header", "prefix", "query_param"), ApiKey::bind),
+  OAUTH2_CLIENT_CREDENTIALS(
+      "oauth2_client_credentials",
+      List.of("token_url", "client_id", "client_secret", "scope"),
+      OAuth2ClientCredentials::bind);
+
+  /** Binds one mode's credentials, as {@link Credentials} states. */
+  @FunctionalInterface
+  interface Binder {
+    Credentials bind(AuthSettings settings);
+  }
+
+  private final String configName;
+  private final List<String> keys;
+  private final Binder binder;
+
+  AuthMode(String configName, List<String> keys, Binder binder) {
+    this.configName = configName;
+    this.keys = keys;
+    this.binder = binder;
+  }
+
+  @Override
+  public String configName() {
+    return configName;
+  }
+
+  /** The keys under {@code auth} this mode takes, beside {@code mode}. */
+  public List<String> keys() {
+    return keys;
+  }
+
+  /** The mode's credentials from {@code settings}, every problem reported there. */
+  public Credentials bind(AuthSettings settings) {
+    return binder.bind(settings);
+  }
+
+  public static Optional<AuthMode> named(String name) {
+    return ConfigWord.named(AuthMode.class, name);
+  }
+
+  public static List<String> names() {
+    return ConfigWord.names(AuthMode.class);
+  }
+
+  /** Every key {@code auth} takes: {@code mode}, then each mode's in the order registered. */
+  public static List<String> sectionKeys() {
+    return Stream.concat(
+            Stream.of("mode"), Arrays.stream(values()).flatMap(mode -> mode.keys.stream()))
+        .distinct()
+        .toList();
+  }
+}

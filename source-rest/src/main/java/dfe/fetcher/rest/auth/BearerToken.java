@@ -1,0 +1,28 @@
+package dfe.fetcher.rest.auth;
+
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.source.config.Secret;
+import java.net.http.HttpRequest;
+import java.util.Objects;
+
+/** {@code bearer}: {@code Authorization: Bearer <token>}. */
+record BearerToken(Secret token) implements Credentials {
+
+  BearerToken {
+    Objects.requireNonNull(token, "token");
+  }
+
+  static Credentials bind(AuthSettings settings) {
+    return new BearerToken(settings.secret("token"));
+  }
+
+  @Override
+  public AuthMode mode() {
+    return AuthMode.BEARER;
+  }
+
+  @Override
+  public void authorize(HttpRequest.Builder request, TokenCache tokens, Cancellation cancellation) {
+    request.header("Authorization", "Bearer " + token.reveal());
+  }
+}

@@ -1,0 +1,25 @@
+package dfe.fetcher.rest.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpHeaders;
+
+/**
+ * A 2xx response whose body is being read: gunzipped when the server sent it gzipped, closed when
+ * it stalls past the endpoint's timeout. Closing it releases the connection.
+ *
+ * @param uri the URI as requested, without credentials
+ */
+public record Response(URI uri, int status, HttpHeaders headers, InputStream body, StallGuard guard)
+    implements AutoCloseable {
+
+  @Override
+  public void close() {
+    try {
+      body.close();
+    } catch (IOException ignored) {
+      // The exchange is over either way.
+    }
+  }
+}

@@ -1,0 +1,234 @@
+package dfe.fetcher.rest.page;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dfe.fetcher.core.envelope.RawRecord;
+import dfe.fetcher.core.filter.FilterCompileException;
+import dfe.fetcher.core.filter.FilterVerdict;
+import dfe.fetcher.core.filter.RowFilter;
+import dfe.fetcher.core.metrics.MetricNames;
+import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.rest.RestConnection;
+import dfe.fetcher.rest.http.ErrorText;
+import dfe.fetcher.rest.http.RateLimit;
+import dfe.fetcher.rest.http.Requester;
+import dfe.fetcher.rest.http.Response;
+import dfe.fetcher.rest.profile.Endpoint;
+import dfe.fetcher.rest.profile.Template;
+import dfe.fetcher.source.SourceMetrics;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads one listing of an endpoint (a dump's whole store, or one window) page by page, handing each
+ * row on as it is decoded. It ends when the pager says so, and fails, naming the page, when:
+ *
+ * <ul>
+ *   <li>a request fails after its retries, or a body cannot be read or decoded (a body that broke
+ *       off is not requested again: its first rows were handed on already);
+ *   <li>the next request (a link, a token, a page) was already made in this listing: a loop;
+ *   <li>{@code max_pages} pages were read and the pager still has a next one: nothing the API says
+ *       ({@code has_more}, totals) lifts the bound;
+ *   <li>{@code fail_when} holds for a page, checked before any of its rows is handed on.
+ * </ul>
+ */
+public final class Listing {
+
+  /** Where a listing's rows go, with the page they came from. */
+  @FunctionalInterface
+  public interface RowsOut {
+    void row(RawRecord record, String origin) throws InterruptedException;
+  }
+
+  private final String source;
+  private final RestConnection connection;
+  private final Endpoint endpoint;
+  private final Requester requester;
+  private final RateLimit rate;
+  private final Optional<RowFilter> failWhen;
+  private final SourceMetrics metrics;
+
+  public Listing(
+      String source,
+      RestConnection connection,
+      Endpoint endpoint,
+      Requester requester,
+      RateLimit rate,
+      SourceMetrics metrics) {
+    this.source = source;
+    this.connection = connection;
+    this.endpoint = endpoint;
+    this.requester = requester;
+    this.rate = rate;
+    this.metrics = metrics;
+    this.failWhen = endpoint.failWhen().map(Listing::compile);
+  }
+
+  private static RowFilter compile(String expression) {
+    try {
+      return RowFilter.compile(expression);
+    } catch (FilterCompileException e) {
+      throw new IllegalStateException("fail_when was checked at load: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads every page with the template values {@code window} adds ({@code window.start}, {@code
+   * window.end}; none for a dump).
+   *
+   * @return the pages read
+   */
+  public int read(Map<String, String> window, RowsOut out, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    Map<String, String> values = Template.values(connection.vars(), endpoint.unit());
+    values.putAll(window);
+    Map<String, String> headers = new LinkedHashMap<>();
+    connection.headers().forEach((name, template) -> headers.put(name, template.render(values)));
+    endpoint.headers().forEach((name, template) -> headers.put(name, template.render(values)));
+    Optional<byte[]> body = endpoint.body().map(template -> template.render(values));
+    Map<String, String> pagerQuery = endpoint.pager().first();
+    URI uri = uri(values, pagerQuery);
+    Set<String> requested = new HashSet<>();
+    for (int page = 1; ; page++) {
+      String described = endpoint.method() + " " + requester.authorizer().describe(uri);
+      if (!requested.add(uri.toString())) {
+        throw new SourceException(
+            source
+                + ": pagination loops: page "
+                + page
+                + " would be "
+                + described
+                + " again, already requested in this "
+                + (window.isEmpty() ? "dump" : "window"));
+      }
+      Response response;
+      try {
+        response =
+            requester.send(
+                new Requester.Call(source, endpoint, uri, headers, body, rate), cancellation);
+      } catch (SourceException e) {
+        throw new SourceException(source + ": " + e.getMessage(), e);
+      }
+      Pager.Page read;
+      try (response;
+          Cancellation.Registration cancel = cancellation.onCancel(response::close)) {
+        read = page(response, pagerQuery, described, out, cancellation);
+      }
+      metrics.increment(MetricNames.REST_PAGES, source, Map.of());
+      Optional<Pager.NextPage> next = endpoint.pager().next(read);
+      if (next.isEmpty()) {
+        return page;
+      }
+      if (page >= endpoint.maxPages()) {
+        throw new SourceException(
+            source
+                + ": reached max_pages "
+                + endpoint.maxPages()
+                + " with more to read (the next page: "
+                + describe(next.get(), values)
+                + "); cut short, not complete");
+      }
+      pagerQuery = next.get().pagerQuery(pagerQuery);
+      uri = next.get().uri(query -> uri(values, query));
+    }
+  }
+
+  private Pager.Page page(
+      Response response,
+      Map<String, String> pagerQuery,
+      String described,
+      RowsOut out,
+      Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    long[] index = {0};
+    PageDecoding.Page decoded;
+    try {
+      decoded =
+          PageDecoding.decode(
+              endpoint,
+              response.body(),
+              described,
+              tree -> checkFailWhen(tree, described),
+              record -> out.row(record, described + " row " + index[0]++));
+    } catch (IOException e) {
+      cancellation.throwIfCancelled();
+      throw new SourceException(
+          source
+              + ": "
+              + described
+              + (response.guard().stalled()
+                  ? ": the body stalled for timeout_secs " + endpoint.timeoutSecs()
+                  : ": the body broke off: " + Requester.failure(e)),
+          e);
+    } catch (SourceException e) {
+      throw new SourceException(source + ": " + e.getMessage(), e);
+    }
+    return new Pager.Page(
+        response.uri(), pagerQuery, response.headers(), decoded.body(), decoded.rows());
+  }
+
+  private void checkFailWhen(JsonNode tree, String described) throws SourceException {
+    if (failWhen.isEmpty()) {
+      return;
+    }
+    byte[] wrapped;
+    try {
+      wrapped =
+          PageDecoding.TREE.writeValueAsBytes(
+              PageDecoding.TREE.createObjectNode().set("body", tree));
+    } catch (IOException e) {
+      throw new SourceException(described + ": the body cannot be re-read", e);
+    }
+    FilterVerdict verdict = failWhen.get().evaluate(wrapped);
+    if (verdict == FilterVerdict.PASS) {
+      String text = endpoint.errorAt().map(tree::at).map(ErrorText::quoted).orElse("");
+      throw new SourceException(
+          described
+              + " answered 2xx, but fail_when holds ("
+              + failWhen.get().expression()
+              + ")"
+              + text);
+    }
+  }
+
+  private String describe(Pager.NextPage next, Map<String, String> values) {
+    return requester.authorizer().describe(next.uri(query -> uri(values, query)));
+  }
+
+  /** base_url + path + the endpoint's query + the pager's, each value percent-encoded. */
+  private URI uri(Map<String, String> values, Map<String, String> pagerQuery) {
+    String base = connection.baseUrl().render(values);
+    while (base.endsWith("/")) {
+      base = base.substring(0, base.length() - 1);
+    }
+    Map<String, String> pathValues = new HashMap<>();
+    values.forEach((name, value) -> pathValues.put(name, encodePath(value)));
+    String path = endpoint.path().render(pathValues);
+    Map<String, String> query = new LinkedHashMap<>();
+    endpoint.query().forEach((name, template) -> query.put(name, template.render(values)));
+    query.putAll(pagerQuery);
+    StringBuilder text = new StringBuilder(base).append(path);
+    String separator = "?";
+    for (Map.Entry<String, String> param : query.entrySet()) {
+      text.append(separator)
+          .append(URLEncoder.encode(param.getKey(), StandardCharsets.UTF_8))
+          .append('=')
+          .append(URLEncoder.encode(param.getValue(), StandardCharsets.UTF_8));
+      separator = "&";
+    }
+    return URI.create(text.toString());
+  }
+
+  private static String encodePath(String value) {
+    // A variable may name a path of several segments (generic-json's vars.path): keep its slashes.
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20").replace("%2F", "/");
+  }
+}

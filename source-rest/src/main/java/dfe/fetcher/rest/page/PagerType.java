@@ -1,0 +1,68 @@
+package dfe.fetcher.rest.page;
+
+import dfe.fetcher.rest.profile.ConfigWord;
+import dfe.fetcher.source.config.Section;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The pagers {@code paginate.type} names: the one place a pager is registered, with the keys it
+ * takes under {@code paginate} and its binder. A new pager is a class implementing {@link Pager}
+ * and one entry here.
+ */
+public enum PagerType implements ConfigWord {
+  NONE("none", List.of(), SinglePage::bind),
+  LINK_HEADER("link_header", List.of(), LinkHeaderPager::bind),
+  CURSOR("cursor", List.of("from", "into"), CursorPager::bind),
+  PAGE_NUMBER("page_number", List.of("param", "start", "total_pages_at"), PageNumberPager::bind),
+  OFFSET("offset", List.of("param", "limit_param", "page_size"), OffsetPager::bind);
+
+  /** Binds one pager from its {@code paginate} section, as {@link Pager} states. */
+  @FunctionalInterface
+  interface Binder {
+    Pager bind(Section paginate);
+  }
+
+  private final String configName;
+  private final List<String> keys;
+  private final Binder binder;
+
+  PagerType(String configName, List<String> keys, Binder binder) {
+    this.configName = configName;
+    this.keys = keys;
+    this.binder = binder;
+  }
+
+  @Override
+  public String configName() {
+    return configName;
+  }
+
+  /** The keys under {@code paginate} this pager takes, beside {@code type}. */
+  public List<String> keys() {
+    return keys;
+  }
+
+  /** The pager from {@code paginate}, every problem reported there. */
+  public Pager bind(Section paginate) {
+    return binder.bind(paginate);
+  }
+
+  public static Optional<PagerType> named(String name) {
+    return ConfigWord.named(PagerType.class, name);
+  }
+
+  public static List<String> names() {
+    return ConfigWord.names(PagerType.class);
+  }
+
+  /** Every key {@code paginate} takes: {@code type}, then each pager's in the order registered. */
+  public static List<String> sectionKeys() {
+    return Stream.concat(
+            Stream.of("type"), Arrays.stream(values()).flatMap(type -> type.keys.stream()))
+        .distinct()
+        .toList();
+  }
+}

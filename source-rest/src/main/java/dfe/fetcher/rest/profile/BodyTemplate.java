@@ -1,0 +1,59 @@
+package dfe.fetcher.rest.profile;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dfe.fetcher.source.config.YamlNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A POST endpoint's JSON {@code body}, written in YAML: every string in it is a {@link Template}
+ * (already checked at load), every other scalar is written as YAML typed it.
+ */
+public record BodyTemplate(YamlNode node) {
+
+  private static final JsonFactory JSON = new JsonFactory();
+
+  public BodyTemplate {
+    Objects.requireNonNull(node, "node");
+  }
+
+  public byte[] render(Map<String, String> values) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator json = JSON.createGenerator(out)) {
+      write(node, json, values);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private static void write(YamlNode node, JsonGenerator json, Map<String, String> values)
+      throws IOException {
+    if (node instanceof YamlNode.Mapping mapping) {
+      json.writeStartObject();
+      for (YamlNode.Entry entry : mapping.entries()) {
+        json.writeFieldName(entry.key());
+        write(entry.value(), json, values);
+      }
+      json.writeEndObject();
+    } else if (node instanceof YamlNode.Sequence sequence) {
+      json.writeStartArray();
+      for (YamlNode item : sequence.items()) {
+        write(item, json, values);
+      }
+      json.writeEndArray();
+    } else if (node instanceof YamlNode.Scalar scalar) {
+      switch (scalar.kind()) {
+        case STRING -> json.writeString(Template.parse(scalar.text()).render(values));
+        case INTEGER -> json.writeNumber(scalar.integer());
+        case FLOAT -> json.writeNumber(scalar.text());
+        case BOOLEAN -> json.writeBoolean(scalar.bool());
+        case NULL -> json.writeNull();
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package dfe.fetcher.rest.profile;
+
+import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.page.Decoder;
+import dfe.fetcher.rest.page.Pager;
+import dfe.fetcher.source.config.ConfigOrigin;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One endpoint of a profile, as an instance runs it (its overrides applied).
+ *
+ * @param unit the unit's name
+ * @param enabled false keeps it configured but never run
+ * @param shape {@code dump} ({@link Shape#DUMP}) or {@code tail} ({@link Shape#TAIL})
+ * @param method GET, or POST with {@code body}
+ * @param body the JSON body of a POST, its strings templates
+ * @param path appended to {@code base_url}
+ * @param query query parameters, values templates, in order
+ * @param headers headers beside the profile's, values templates
+ * @param decoder how a page's body becomes rows
+ * @param rowsAt the JSON pointer of the rows, for {@code json_at}
+ * @param rowKey a JSON pointer naming a row's identity
+ * @param pager how pages follow each other
+ * @param maxPages pages at most per dump or window; one more page to read aborts it
+ * @param maxPageBytes the most a held page may be (and the longest streamed record)
+ * @param timeoutSecs a request's bound until its response starts, and on any stall in its body
+ * @param failWhen a CEL condition over {@code body} that makes a 2xx page an error
+ * @param errorAt a JSON pointer to the error text of a non-2xx body
+ * @param window a tail endpoint's window
+ * @param origin where the unit is named
+ * @param path where the unit is named, as a config path
+ */
+public record Endpoint(
+    String unit,
+    boolean enabled,
+    Shape shape,
+    String method,
+    Optional<BodyTemplate> body,
+    Template path,
+    Map<String, Template> query,
+    Map<String, Template> headers,
+    Decoder decoder,
+    Optional<String> rowsAt,
+    Optional<String> rowKey,
+    Pager pager,
+    int maxPages,
+    long maxPageBytes,
+    int timeoutSecs,
+    Optional<String> failWhen,
+    Optional<String> errorAt,
+    Optional<WindowSpec> window,
+    ConfigOrigin origin,
+    String configPath) {
+
+  public static final int DEFAULT_MAX_PAGES = 50;
+  public static final long DEFAULT_MAX_PAGE_BYTES = 16L * 1024 * 1024;
+  public static final int DEFAULT_TIMEOUT_SECS = 30;
+
+  public Endpoint {
+    Objects.requireNonNull(unit, "unit");
+    Objects.requireNonNull(shape, "shape");
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(body, "body");
+    Objects.requireNonNull(path, "path");
+    query = Collections.unmodifiableMap(new LinkedHashMap<>(query));
+    headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    Objects.requireNonNull(decoder, "decoder");
+    Objects.requireNonNull(rowsAt, "rowsAt");
+    Objects.requireNonNull(rowKey, "rowKey");
+    Objects.requireNonNull(pager, "pager");
+    Objects.requireNonNull(failWhen, "failWhen");
+    Objects.requireNonNull(errorAt, "errorAt");
+    Objects.requireNonNull(window, "window");
+    Objects.requireNonNull(origin, "origin");
+    Objects.requireNonNull(configPath, "configPath");
+  }
+}

@@ -1,0 +1,212 @@
+package dfe.fetcher.rest.profile;
+
+import dfe.fetcher.core.filter.FilterCompileException;
+import dfe.fetcher.core.filter.RowFilter;
+import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.page.Decoder;
+import dfe.fetcher.rest.page.JsonPointerSetting;
+import dfe.fetcher.rest.page.Pager;
+import dfe.fetcher.source.BindContext;
+import dfe.fetcher.source.config.Section;
+import dfe.fetcher.source.config.UnitNames;
+import dfe.fetcher.source.config.YamlNode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Binds a profile's {@code endpoints}, one unit each, with the instance's overrides under {@code
+ * units} applied: method and body, path, query and headers as templates, the decoder, the pager,
+ * the bounds, {@code fail_when}, and a tail endpoint's window.
+ */
+final class EndpointBinder {
+
+  private final Section connection;
+  private final Map<String, Section> overrides;
+  private final BindContext context;
+  private final TemplateBinder templates;
+
+  EndpointBinder(
+      Section connection,
+      Map<String, Section> overrides,
+      BindContext context,
+      TemplateBinder templates) {
+    this.connection = connection;
+    this.overrides = overrides;
+    this.context = context;
+    this.templates = templates;
+  }
+
+  List<Endpoint> bind(Section profile) {
+    return UnitNames.bindEach(
+        profile,
+        "endpoints",
+        "endpoint",
+        ProfileKeys.ENDPOINT_KEYS,
+        "profile",
+        this::endpoint,
+        Endpoint::unit);
+  }
+
+  private Endpoint endpoint(Section endpoint) {
+    String unit = endpoint.requiredName("unit");
+    Section override =
+        overrides.getOrDefault(
+            unit,
+            Section.of(
+                Optional.empty(),
+                endpoint.origin(),
+                Section.join(connection.pathOf("units"), unit),
+                ProfileKeys.UNIT_KEYS,
+                context.problems()));
+    boolean enabled = override.bool("enabled", true);
+    Shape shape = endpoint.shape("shape");
+    boolean tail = shape == Shape.TAIL;
+    Set<String> scope = templates.scope(tail);
+    String method = endpoint.string("method", "GET");
+    if (!method.equals("GET") && !method.equals("POST")) {
+      endpoint.report("method", "unknown method '" + method + "'; one of GET, POST");
+    }
+    Optional<BodyTemplate> body = body(endpoint, method, scope);
+    Template path = templates.template(endpoint, "path", scope, true).orElse(Template.literal(""));
+    if (endpoint
+        .string("path")
+        .filter(p -> !p.isEmpty() && !p.startsWith("/") && !p.startsWith("{{"))
+        .isPresent()) {
+      endpoint.report("path", "must start with '/' (it is appended to base_url)");
+    }
+    Map<String, Template> query = new LinkedHashMap<>();
+    templates.putEach(endpoint, "query", scope, query);
+    templates.putEach(override, "query", scope, query);
+    Map<String, Template> headers = templates.headers(endpoint, scope);
+    Section rows = endpoint.section("rows", ProfileKeys.ROWS_KEYS);
+    Decoder decoder = decoder(endpoint, rows);
+    Optional<String> rowsAt = JsonPointerSetting.read(rows, "at");
+    if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
+      rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
+    }
+    if (decoder != Decoder.JSON_AT && rows.node("at").isPresent()) {
+      rows.report("at", "applies to decoder json_at only");
+    }
+    Optional<String> rowKey = endpoint.rowKey("row_key");
+    Pager pager =
+        PagerBinder.bind(endpoint.section("paginate", ProfileKeys.PAGINATE_KEYS), endpoint);
+    if (pager.readsBody()) {
+      refuseStreamed(endpoint, "paginate", decoder);
+    }
+    int maxPages =
+        override.smallInteger(
+            "max_pages",
+            endpoint.smallInteger("max_pages", Endpoint.DEFAULT_MAX_PAGES, 1, 100_000),
+            1,
+            100_000);
+    long maxPageBytes =
+        override.integer(
+            "max_page_bytes",
+            endpoint.integer(
+                "max_page_bytes", Endpoint.DEFAULT_MAX_PAGE_BYTES, 1_024, Integer.MAX_VALUE - 8),
+            1_024,
+            Integer.MAX_VALUE - 8);
+    int timeout =
+        override.smallInteger(
+            "timeout_secs",
+            endpoint.smallInteger("timeout_secs", Endpoint.DEFAULT_TIMEOUT_SECS, 1, 3_600),
+            1,
+            3_600);
+    Optional<String> failWhen = endpoint.string("fail_when");
+    failWhen.ifPresent(condition -> checkFailWhen(endpoint, condition, decoder));
+    Optional<String> errorAt = JsonPointerSetting.read(endpoint, "error_at");
+    Optional<WindowSpec> window = window(endpoint, override, tail);
+    return new Endpoint(
+        unit,
+        enabled,
+        shape,
+        method,
+        body,
+        path,
+        query,
+        headers,
+        decoder,
+        rowsAt,
+        rowKey,
+        pager,
+        maxPages,
+        maxPageBytes,
+        timeout,
+        failWhen,
+        errorAt,
+        window,
+        endpoint.originOf("unit"),
+        endpoint.pathOf("unit"));
+  }
+
+  private Optional<BodyTemplate> body(Section endpoint, String method, Set<String> scope) {
+    if (endpoint.node("body").isPresent()) {
+      YamlNode node = endpoint.node("body").get();
+      if (!method.equals("POST")) {
+        endpoint.report("body", "applies to method: POST only");
+      } else if (node instanceof YamlNode.Scalar) {
+        endpoint.report("body", "must be a mapping or a list: the JSON body, written in YAML");
+      } else if (templates.body(node, endpoint.pathOf("body"), scope, endpoint)) {
+        return Optional.of(new BodyTemplate(node));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Decoder decoder(Section endpoint, Section rows) {
+    if (endpoint.require("rows") && rows.require("decoder")) {
+      String name = rows.string("decoder").orElse("json_array");
+      Optional<Decoder> named = Decoder.named(name);
+      if (named.isPresent()) {
+        return named.get();
+      } else {
+        rows.report(
+            "decoder",
+            "unknown decoder '" + name + "'; one of " + String.join(", ", Decoder.names()));
+      }
+    }
+    return Decoder.JSON_ARRAY;
+  }
+
+  private static void checkFailWhen(Section endpoint, String condition, Decoder decoder) {
+    refuseStreamed(endpoint, "fail_when", decoder);
+    try {
+      RowFilter.compile(condition);
+    } catch (FilterCompileException e) {
+      endpoint.report("fail_when", "does not compile: " + e.getMessage());
+    }
+  }
+
+  /** {@code key} reads the page's body: refused when {@code decoder} streams it. */
+  private static void refuseStreamed(Section endpoint, String key, Decoder decoder) {
+    if (decoder.streamed()) {
+      endpoint.report(
+          key,
+          "reads the page's body, which decoder "
+              + decoder.configName()
+              + " streams and does not hold; use json_at or document");
+    }
+  }
+
+  private static Optional<WindowSpec> window(Section endpoint, Section override, boolean tail) {
+    if (tail) {
+      if (endpoint.require("window")) {
+        return Optional.of(
+            WindowBinder.bind(endpoint.section("window", ProfileKeys.WINDOW_KEYS), override));
+      }
+    } else {
+      if (endpoint.node("window").isPresent()) {
+        endpoint.report("window", "applies to shape: tail only");
+      }
+      for (String key : List.of("lookback", "settle")) {
+        if (override.node(key).isPresent()) {
+          override.report(key, "applies to tail units only");
+        }
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,144 @@
+package dfe.fetcher.rest.profile;
+
+import dfe.fetcher.rest.RestConnection;
+import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.RetryPolicy;
+import dfe.fetcher.source.BindContext;
+import dfe.fetcher.source.config.Section;
+import dfe.fetcher.source.config.YamlNode;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * Binds one profile (shipped or inline) to one instance: every key and word checked, every template
+ * checked against the variables defined where it is used, each problem reported at its {@code
+ * FILE:LINE:COL} and path, all at once. This class binds the profile's top level ({@code vars},
+ * {@code base_url}, {@code headers}, {@code retry}, {@code rate}); {@link CredentialsBinder} the
+ * {@code auth}, {@link EndpointBinder} the endpoints, their pagers and windows.
+ */
+public final class ProfileBinder {
+
+  private final String varsPath;
+  private final Section connection;
+  private final Section profile;
+  private final Map<String, String> instanceVars;
+  private final Map<String, Section> overrides;
+  private final BindContext context;
+  private final Map<String, String> vars = new LinkedHashMap<>();
+
+  public ProfileBinder(
+      String varsPath,
+      Section connection,
+      Section profile,
+      Map<String, String> instanceVars,
+      Map<String, Section> overrides,
+      BindContext context) {
+    this.varsPath = varsPath;
+    this.connection = connection;
+    this.profile = profile;
+    this.instanceVars = instanceVars;
+    this.overrides = overrides;
+    this.context = context;
+  }
+
+  public RestConnection bind(String id, String profileName) {
+    for (YamlNode.Entry entry : profile.namedEntries("vars").orElse(List.of())) {
+      profile
+          .text(entry.value(), Section.join(profile.pathOf("vars"), entry.key()))
+          .ifPresent(value -> vars.put(entry.key(), value));
+    }
+    vars.putAll(instanceVars);
+    TemplateBinder templates = new TemplateBinder(varsPath, vars);
+    Set<String> common = templates.scope(false);
+    Optional<Template> baseUrl = templates.template(profile, "base_url", common, true);
+    baseUrl.ifPresent(this::checkBaseUrl);
+    Map<String, Template> headers = templates.headers(profile, common);
+    RetryPolicy retry = retry(profile.section("retry", ProfileKeys.RETRY_KEYS));
+    OptionalDouble rate = rate(profile.section("rate", ProfileKeys.RATE_KEYS));
+    Section profileAuth = profile.section("auth", ProfileKeys.PROFILE_AUTH_KEYS);
+    Credentials credentials = new CredentialsBinder(connection, context).bind(profileAuth);
+    List<Endpoint> endpoints =
+        new EndpointBinder(connection, overrides, context, templates).bind(profile);
+    for (Map.Entry<String, Section> override : overrides.entrySet()) {
+      if (endpoints.stream().noneMatch(e -> e.unit().equals(override.getKey()))) {
+        Section unit = override.getValue();
+        unit.report(
+            unit.origin(),
+            unit.path(),
+            "the profile has no unit '"
+                + override.getKey()
+                + "'; its units: "
+                + String.join(", ", endpoints.stream().map(Endpoint::unit).toList()));
+      }
+    }
+    return new RestConnection(
+        id,
+        profileName,
+        baseUrl.orElse(Template.literal("")),
+        vars,
+        headers,
+        retry,
+        rate,
+        credentials,
+        endpoints);
+  }
+
+  private void checkBaseUrl(Template baseUrl) {
+    String rendered = baseUrl.render(Template.values(vars, "unit"));
+    String problem = null;
+    try {
+      URI uri = new URI(rendered);
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+      if (!scheme.equals("http") && !scheme.equals("https")) {
+        problem = "must be an http or https URL, e.g. https://api.example.com/v1";
+      } else if (uri.getHost() == null) {
+        problem = "must name a host, e.g. https://api.example.com/v1";
+      } else if (uri.getRawUserInfo() != null) {
+        problem = "must not hold credentials; use auth";
+      } else if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+        problem = "must not have a query or fragment; use an endpoint's query";
+      }
+    } catch (URISyntaxException e) {
+      problem = "is not a URL: " + e.getReason();
+    }
+    if (problem != null) {
+      profile.report("base_url", problem + " (as rendered with the instance's vars)");
+    }
+  }
+
+  private static RetryPolicy retry(Section retry) {
+    RetryPolicy d = RetryPolicy.DEFAULT;
+    int maxRetries = retry.smallInteger("max_retries", d.maxRetries(), 0, 100);
+    long initial = retry.integer("initial_backoff_ms", d.initialBackoffMs(), 0, 3_600_000);
+    long max = retry.integer("max_backoff_ms", d.maxBackoffMs(), 0, 3_600_000);
+    long wait = retry.integer("max_retry_wait_secs", d.maxRetryWaitSecs(), 0, 86_400);
+    if (max < initial) {
+      retry.report("max_backoff_ms", "must be at least initial_backoff_ms (" + initial + ")");
+    }
+    return new RetryPolicy(maxRetries, initial, max, wait);
+  }
+
+  private static OptionalDouble rate(Section rate) {
+    Optional<YamlNode> node = rate.node("requests_per_sec");
+    if (node.isEmpty()) {
+      return OptionalDouble.empty();
+    }
+    if (node.get() instanceof YamlNode.Scalar scalar
+        && (scalar.kind() == YamlNode.ScalarKind.INTEGER
+            || scalar.kind() == YamlNode.ScalarKind.FLOAT)) {
+      double value = Double.parseDouble(scalar.text().replace("_", ""));
+      if (value > 0 && value <= 10_000) {
+        return OptionalDouble.of(value);
+      }
+    }
+    rate.report("requests_per_sec", "must be a number above 0 and at most 10000, e.g. 2 or 0.5");
+    return OptionalDouble.empty();
+  }
+}

@@ -1,0 +1,48 @@
+package dfe.fetcher.rest.profile;
+
+import dfe.fetcher.rest.auth.AuthMode;
+import dfe.fetcher.rest.page.PagerType;
+import java.util.List;
+
+/**
+ * Every key a profile takes, by where it stands, and the keys of an instance's {@code auth} and
+ * {@code units} that bind it. The lists of {@code auth} and {@code paginate} come from their
+ * registries ({@link AuthMode}, {@link PagerType}), so a new mode or pager brings its keys along.
+ */
+public final class ProfileKeys {
+
+  public static final List<String> AUTH_KEYS = AuthMode.sectionKeys();
+  public static final List<String> UNIT_KEYS =
+      List.of(
+          "enabled", "max_pages", "max_page_bytes", "timeout_secs", "query", "lookback", "settle");
+  public static final List<String> PROFILE_KEYS =
+      List.of("base_url", "vars", "auth", "headers", "retry", "rate", "endpoints");
+  public static final List<String> PROFILE_AUTH_KEYS =
+      List.of("accepts", "header", "prefix", "query_param", "token_url", "scope");
+  public static final List<String> RETRY_KEYS =
+      List.of("max_retries", "initial_backoff_ms", "max_backoff_ms", "max_retry_wait_secs");
+  public static final List<String> RATE_KEYS = List.of("requests_per_sec");
+  public static final List<String> ENDPOINT_KEYS =
+      List.of(
+          "unit",
+          "shape",
+          "method",
+          "body",
+          "path",
+          "query",
+          "headers",
+          "rows",
+          "row_key",
+          "paginate",
+          "max_pages",
+          "max_page_bytes",
+          "timeout_secs",
+          "fail_when",
+          "error_at",
+          "window");
+  public static final List<String> ROWS_KEYS = List.of("decoder", "at");
+  public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
+  public static final List<String> WINDOW_KEYS = List.of("format", "lookback", "step", "settle");
+
+  private ProfileKeys() {}
+}

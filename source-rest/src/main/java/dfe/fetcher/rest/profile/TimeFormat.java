@@ -1,0 +1,59 @@
+package dfe.fetcher.rest.profile;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How {@code {{ window.start }}} and {@code {{ window.end }}} are written ({@code window.format}).
+ */
+public enum TimeFormat implements ConfigWord {
+  RFC3339_SECS("rfc3339_secs", ChronoUnit.SECONDS),
+  RFC3339_MILLIS("rfc3339_millis", ChronoUnit.MILLIS),
+  EPOCH_SECS("epoch_secs", ChronoUnit.SECONDS),
+  EPOCH_MILLIS("epoch_millis", ChronoUnit.MILLIS);
+
+  private static final DateTimeFormatter SECS =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter MILLIS =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private final String configName;
+  private final ChronoUnit precision;
+
+  TimeFormat(String configName, ChronoUnit precision) {
+    this.configName = configName;
+    this.precision = precision;
+  }
+
+  @Override
+  public String configName() {
+    return configName;
+  }
+
+  /** {@code instant} cut to what this format can write, so a window end written is exact. */
+  public Instant truncate(Instant instant) {
+    return instant.truncatedTo(precision);
+  }
+
+  public String format(Instant instant) {
+    Instant exact = truncate(instant);
+    return switch (this) {
+      case RFC3339_SECS -> SECS.format(exact);
+      case RFC3339_MILLIS -> MILLIS.format(exact);
+      case EPOCH_SECS -> Long.toString(exact.getEpochSecond());
+      case EPOCH_MILLIS -> Long.toString(exact.toEpochMilli());
+    };
+  }
+
+  public static Optional<TimeFormat> named(String name) {
+    return ConfigWord.named(TimeFormat.class, name);
+  }
+
+  public static List<String> names() {
+    return ConfigWord.names(TimeFormat.class);
+  }
+}

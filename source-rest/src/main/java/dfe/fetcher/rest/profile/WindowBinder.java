@@ -1,0 +1,59 @@
+package dfe.fetcher.rest.profile;
+
+import dfe.fetcher.source.config.Section;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Binds a tail endpoint's {@code window}, with the unit's {@code lookback} and {@code settle} over
+ * the profile's.
+ */
+final class WindowBinder {
+
+  private WindowBinder() {}
+
+  static WindowSpec bind(Section window, Section override) {
+    TimeFormat format = TimeFormat.RFC3339_SECS;
+    if (window.require("format")) {
+      String name = window.string("format").orElse("rfc3339_secs");
+      Optional<TimeFormat> named = TimeFormat.named(name);
+      if (named.isPresent()) {
+        format = named.get();
+      } else {
+        window.report(
+            "format",
+            "unknown format '" + name + "'; one of " + String.join(", ", TimeFormat.names()));
+      }
+    }
+    Duration lookback =
+        duration(override, "lookback").or(() -> duration(window, "lookback")).orElse(null);
+    if (lookback == null) {
+      if (override.node("lookback").isEmpty()) {
+        window.require("lookback");
+      }
+      lookback = Duration.ofHours(1);
+    }
+    Optional<Duration> step = duration(window, "step");
+    Duration settle =
+        duration(override, "settle").or(() -> duration(window, "settle")).orElse(Duration.ZERO);
+    if (lookback.isZero()) {
+      window.report("lookback", "must be above 0");
+    }
+    if (step.isPresent() && step.get().isZero()) {
+      window.report("step", "must be above 0");
+    }
+    return new WindowSpec(format, lookback, step, settle);
+  }
+
+  private static Optional<Duration> duration(Section section, String key) {
+    Optional<String> text = section.string(key);
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Duration> duration = DurationText.parse(text.get());
+    if (duration.isEmpty()) {
+      section.report(key, "must be a duration: a number and ms, s, m, h or d, e.g. 15m or 1h");
+    }
+    return duration;
+  }
+}

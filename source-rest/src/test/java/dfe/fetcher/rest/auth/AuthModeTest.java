@@ -1,0 +1,44 @@
+package dfe.fetcher.rest.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The registry of auth modes: names as the configuration writes them, and the keys they take. */
+class AuthModeTest {
+
+  @Test
+  void theKeysAuthTakesAreModeThenEachModesOwnInTheOrderTheyAreRegistered() {
+    assertThat(AuthMode.sectionKeys())
+        .containsExactly(
+            "mode",
+            "token",
+            "user",
+            "password",
+            "key",
+            "header",
+            "prefix",
+            "query_param",
+            "token_url",
+            "client_id",
+            "client_secret",
+            "scope");
+  }
+
+  @Test
+  void aModeIsFoundOnlyByTheWordTheConfigurationWrites() {
+    assertThat(AuthMode.named("oauth2_client_credentials"))
+        .hasValue(AuthMode.OAUTH2_CLIENT_CREDENTIALS);
+    assertThat(AuthMode.named("OAUTH2_CLIENT_CREDENTIALS")).isEmpty();
+    assertThat(AuthMode.names())
+        .containsExactly("none", "bearer", "basic", "api_key", "oauth2_client_credentials");
+  }
+
+  @Test
+  void eachModeBindsCredentialsOfItsOwnMode() {
+    for (AuthMode mode : AuthMode.values()) {
+      assertThat(mode.keys()).doesNotContain("mode");
+    }
+    assertThat(Credentials.none().mode()).isEqualTo(AuthMode.NONE);
+  }
+}
