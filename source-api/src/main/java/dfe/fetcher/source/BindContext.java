@@ -1,5 +1,6 @@
 package dfe.fetcher.source;
 
+import dfe.fetcher.source.config.BoundSecrets;
 import dfe.fetcher.source.config.ConfigOrigin;
 import dfe.fetcher.source.config.Problems;
 import dfe.fetcher.source.config.Secret;
@@ -14,13 +15,20 @@ import java.util.Optional;
  * @param baseDirectory the configuration file's directory: what relative paths resolve against
  * @param environment where {@code env:} secrets are looked up when revealed
  * @param problems where binding reports
+ * @param secrets where every secret bound is listed with its place, for a check that reveals them
  */
-public record BindContext(Path baseDirectory, Map<String, String> environment, Problems problems) {
+public record BindContext(
+    Path baseDirectory, Map<String, String> environment, Problems problems, BoundSecrets secrets) {
 
   public BindContext {
     Objects.requireNonNull(baseDirectory, "baseDirectory");
     environment = Map.copyOf(environment);
     Objects.requireNonNull(problems, "problems");
+    Objects.requireNonNull(secrets, "secrets");
+  }
+
+  public BindContext(Path baseDirectory, Map<String, String> environment, Problems problems) {
+    this(baseDirectory, environment, problems, new BoundSecrets());
   }
 
   /**
@@ -29,7 +37,9 @@ public record BindContext(Path baseDirectory, Map<String, String> environment, P
    */
   public Optional<Secret> secret(String spec, ConfigOrigin origin, String at) {
     try {
-      return Optional.of(Secret.parse(spec, at, environment, baseDirectory));
+      Secret secret = Secret.parse(spec, at, environment, baseDirectory);
+      secrets.add(secret, origin, at);
+      return Optional.of(secret);
     } catch (IllegalArgumentException e) {
       problems.add(origin, at, e.getMessage());
       return Optional.empty();

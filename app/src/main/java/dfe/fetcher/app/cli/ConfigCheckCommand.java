@@ -4,7 +4,6 @@ import dfe.fetcher.runtime.config.ConfigSummary;
 import dfe.fetcher.runtime.config.ConnectionConfig;
 import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.runtime.service.FetcherService;
-import dfe.fetcher.runtime.transport.ConfiguredTransport;
 import dfe.fetcher.snapshots.Terminal;
 import dfe.fetcher.source.config.ConfigException;
 import dfe.fetcher.source.config.ConfigProblem;
@@ -36,15 +35,8 @@ final class ConfigCheckCommand implements Callable<Integer> {
   public Integer call() {
     Terminal terminal = root.terminal();
     try {
-      FetcherConfig loaded = FetcherService.loadConfig(config, System.getenv());
-      try {
-        ConfiguredTransport.check(loaded);
-      } catch (IllegalArgumentException e) {
-        // What run refuses at start, config-check refuses too, in the same words.
-        terminal.err().println(config + ": " + e.getMessage());
-        terminal.err().flush();
-        return INVALID_CONFIG;
-      }
+      // What run refuses at start or on a tick, config-check refuses too, all at once.
+      FetcherConfig loaded = FetcherService.checkConfig(config, System.getenv());
       terminal.out().print(ConfigSummary.render(loaded));
       for (ConnectionConfig connection : loaded.connections()) {
         for (String hint : connection.source().hints()) {

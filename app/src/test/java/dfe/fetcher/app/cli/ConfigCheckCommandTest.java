@@ -203,6 +203,75 @@ class ConfigCheckCommandTest {
   }
 
   @Test
+  void everySecretARunWouldFailOnIsReportedAtItsPlaceWithTheOtherProblems() {
+    Path config =
+        workspace.config(
+            """
+            instance_id: test
+            output:
+              type: kafka
+              kafka:
+                bootstrap_servers: "127.0.0.1:1"
+                properties:
+                  sasl.jaas.config: env:DFE_TEST_UNSET_KAFKA
+                  linger.ms: not-a-number
+            metrics: {address: "127.0.0.1:0"}
+            sources:
+              db:
+                crm:
+                  url: "jdbc:h2:mem:crm"
+                  password: env:DFE_TEST_UNSET_DB
+                  topic: crm
+                  interval_secs: 0
+                  stores:
+                    - {unit: accounts, shape: dump, query: "SELECT 1"}
+                off:
+                  enabled: false
+                  url: "jdbc:h2:mem:off"
+                  password: env:DFE_TEST_UNSET_OFF
+                  topic: unused
+                  stores:
+                    - {unit: accounts, shape: dump, query: "SELECT 1"}
+            """);
+
+    CliRun check = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(check.exitCode()).isEqualTo(2);
+    assertThat(check.errLines())
+        .containsExactly(
+            config
+                + ":7:25: output.kafka.properties.sasl.jaas.config: environment variable"
+                + " DFE_TEST_UNSET_KAFKA is not set",
+            config
+                + ":8:18: output.kafka.properties.linger.ms: not accepted by the Kafka producer"
+                + " (ConfigException); check its name and value",
+            config
+                + ":14:17: sources.db.crm.password: environment variable DFE_TEST_UNSET_DB is not set",
+            config + ":16:22: sources.db.crm.interval_secs: must be at least 1, was 0");
+  }
+
+  @Test
+  void withTheFileOutputTheKafkaPropertiesAreListedAndTheirUnreadableSecretsNotRequired() {
+    Path config =
+        workspace.config(
+            """
+            instance_id: test
+            output:
+              type: file
+              kafka:
+                properties:
+                  sasl.jaas.config: env:DFE_TEST_UNSET_KAFKA
+            metrics: {address: "127.0.0.1:0"}
+            """);
+
+    CliRun check = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(check.exitCode()).as(check.err()).isZero();
+    assertThat(check.out())
+        .contains("kafka properties: sasl.jaas.config (env:DFE_TEST_UNSET_KAFKA, unavailable)");
+  }
+
+  @Test
   void aGlobThatMatchesNoFileRightNowIsAHintNotAnError() {
     Path config =
         workspace.config(

@@ -4,6 +4,7 @@ import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.runtime.transport.ProducerSettings;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceFamily;
+import dfe.fetcher.source.config.BoundSecrets;
 import dfe.fetcher.source.config.ConfigOrigin;
 import dfe.fetcher.source.config.Names;
 import dfe.fetcher.source.config.Problems;
@@ -182,6 +183,11 @@ final class ConfigBinding {
               + "); lower max_dlq_bytes to at most "
               + (request - DEAD_LETTER_ROOM_BYTES) / 4 * 3);
     }
+  }
+
+  /** Every secret setting bound so far, with its place. */
+  BoundSecrets secrets() {
+    return context.secrets();
   }
 
   /** A secret setting's value; reported when its spec names nothing usable. */

@@ -52,12 +52,32 @@ public final class ConfigLoader {
     return load(file, environment, filters, SourceFamilies.ALL);
   }
 
+  /**
+   * {@link #load(Path, Map, FilterCompiler)}, and also what a run would only find when it starts or
+   * ticks: every secret a run uses that cannot be read now, and a Kafka property the producer
+   * refuses. Every problem is reported at once, each at its place ({@code config-check}).
+   */
+  public static FetcherConfig check(
+      Path file, Map<String, String> environment, FilterCompiler filters) throws ConfigException {
+    return load(file, environment, filters, SourceFamilies.ALL, true);
+  }
+
   /** {@link #load(Path, Map, FilterCompiler)} with the source families given. */
   public static FetcherConfig load(
       Path file,
       Map<String, String> environment,
       FilterCompiler filters,
       List<SourceFamily> families)
+      throws ConfigException {
+    return load(file, environment, filters, families, false);
+  }
+
+  private static FetcherConfig load(
+      Path file,
+      Map<String, String> environment,
+      FilterCompiler filters,
+      List<SourceFamily> families,
+      boolean checkNow)
       throws ConfigException {
     ConfigOrigin wholeFile = new ConfigOrigin.InFile(file, 0, 0);
     String text;
@@ -73,7 +93,8 @@ public final class ConfigLoader {
       throw new ConfigException(
           List.of(new ConfigProblem(wholeFile, "", "cannot read: " + describe(e))));
     }
-    return bind(text, file, environment, true, filters, families, (root, problems) -> root);
+    return bind(
+        text, file, environment, true, filters, families, (root, problems) -> root, checkNow);
   }
 
   /**
@@ -101,7 +122,7 @@ public final class ConfigLoader {
       FilterCompiler filters,
       TreeCheck check)
       throws ConfigException {
-    return bind(text, name, environment, false, filters, SourceFamilies.ALL, check);
+    return bind(text, name, environment, false, filters, SourceFamilies.ALL, check, false);
   }
 
   private static FetcherConfig bind(
@@ -111,7 +132,8 @@ public final class ConfigLoader {
       boolean overrides,
       FilterCompiler filters,
       List<SourceFamily> families,
-      TreeCheck check)
+      TreeCheck check,
+      boolean checkNow)
       throws ConfigException {
     ConfigOrigin wholeFile = new ConfigOrigin.InFile(file, 0, 0);
     Problems problems = new Problems();
@@ -121,8 +143,11 @@ public final class ConfigLoader {
       root = new EnvironmentOverrides(NOT_SETTINGS, problems).apply(root, wholeFile, variables);
     }
     root = check.check(root, problems);
-    FetcherConfig config =
-        new ConfigBinding(file, variables, filters, families, problems).bind(root, wholeFile);
+    ConfigBinding binding = new ConfigBinding(file, variables, filters, families, problems);
+    FetcherConfig config = binding.bind(root, wholeFile);
+    if (checkNow) {
+      new RunReadiness(config, binding.secrets(), problems).check();
+    }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems.inReadingOrder());
     }

@@ -32,12 +32,12 @@ public final class ConfigSummary {
     String suffix = "topic suffix '" + output.topicSuffix() + "'";
     switch (output.type()) {
       case FILE -> lines.add("output: file, into " + output.fileDirectory() + ", " + suffix);
-      case KAFKA -> {
-        lines.add("output: kafka, to " + output.kafka().bootstrapServers() + ", " + suffix);
-        if (!output.kafka().properties().isEmpty()) {
-          lines.add("kafka properties: " + properties(output.kafka().properties()));
-        }
-      }
+      case KAFKA ->
+          lines.add("output: kafka, to " + output.kafka().bootstrapServers() + ", " + suffix);
+    }
+    // Listed with the file output too: output.kafka is checked whichever output is chosen.
+    if (!output.kafka().properties().isEmpty()) {
+      lines.add("kafka properties: " + properties(output.kafka().properties()));
     }
     BatchConfig batch = config.batch();
     lines.add(

@@ -165,8 +165,9 @@ final class SourcesBinding {
     allowed.addAll(family.connectionKeys());
     Section connection =
         Section.of(Optional.of(entry.value()), entry.keyOrigin(), at, allowed, problems);
-    String topic = connection.requiredString("topic").orElse("");
-    if (connection.node("topic").isPresent()) {
+    Optional<String> topicValue = connection.requiredString("topic");
+    String topic = topicValue.orElse("");
+    if (topicValue.isPresent()) { // a value of the wrong type is reported once, as that
       TopicNames.check(
           topic, connection.originOf("topic"), connection.pathOf("topic"), false, problems);
     }

@@ -89,6 +89,16 @@ public final class FetcherService implements AutoCloseable {
     return new FetcherService(config, ConfiguredTransport.open(config), clock);
   }
 
+  /**
+   * Loads a configuration as {@link #loadConfig} does and also checks what a run would refuse only
+   * when it starts or ticks (secrets that cannot be read now, Kafka properties the producer
+   * refuses), reporting every problem at once: what {@code config-check} runs.
+   */
+  public static FetcherConfig checkConfig(Path file, Map<String, String> environment)
+      throws ConfigException {
+    return ConfigLoader.check(file, environment, FilterStages.COMPILER);
+  }
+
   /** Loads and checks a configuration, CEL filters included, reporting every problem at once. */
   public static FetcherConfig loadConfig(Path file, Map<String, String> environment)
       throws ConfigException {

@@ -2,7 +2,6 @@ package dfe.fetcher.runtime.transport;
 
 import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.runtime.config.KafkaOutput;
-import dfe.fetcher.runtime.config.OutputType;
 import dfe.fetcher.source.config.Secret;
 import dfe.fetcher.source.config.SecretUnavailableException;
 import java.util.LinkedHashMap;
@@ -43,19 +42,6 @@ public final class ConfiguredTransport {
             new TopicCreation(kafka.createTopics(), kafka.partitions(), kafka.replicationFactor()));
       }
     };
-  }
-
-  /**
-   * Checks what {@link #open} would refuse of the output without opening it: every Kafka property's
-   * secret is readable now and the producer accepts every property. {@code config-check} runs it,
-   * so a configuration it passes does not fail at start.
-   *
-   * @throws IllegalArgumentException naming the property at fault, never its value
-   */
-  public static void check(FetcherConfig config) {
-    if (config.output().type() == OutputType.KAFKA) {
-      checkedKafkaProperties(config);
-    }
   }
 
   /** The Kafka properties with their secrets revealed, accepted by the producer's config. */

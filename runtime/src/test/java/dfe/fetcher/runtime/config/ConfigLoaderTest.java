@@ -300,6 +300,7 @@ class ConfigLoaderTest {
           """
           a negative interval            | interval_secs | interval_secs: -5 | config.yaml:5:22: sources.file.inventory.interval_secs: must be at least 1, was -5
           an empty topic                 | topic         | topic: ''         | config.yaml:4:14: sources.file.inventory.topic: must not be empty
+          a topic that is a number       | topic         | topic: 2024       | config.yaml:4:14: sources.file.inventory.topic: must be a string, not an integer (quote it to make it a string)
           a filter that does not compile | filter        | filter: 'f((x)'   | config.yaml:6:15: sources.file.inventory.filter: does not compile: unbalanced parentheses at '(('
           an empty filter                | filter        | filter: ' '       | config.yaml:6:15: sources.file.inventory.filter: must not be empty; leave filter out to land every row
           an unknown connection key      | interval_secs | shape: dump       | config.yaml:5:7: sources.file.inventory.shape: unknown key; allowed keys: topic, interval_secs, enabled, filter, filter_errors, units

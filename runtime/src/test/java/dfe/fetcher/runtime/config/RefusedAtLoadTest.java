@@ -43,9 +43,9 @@ class RefusedAtLoadTest {
   }
 
   @Test
-  void tailStoresOfOneConnectionShareItsTopic() {
-    List<String> problems =
-        fixture.problems(
+  void tailStoresOfOneConnectionShareItsTopic() throws Exception {
+    FetcherConfig config =
+        fixture.load(
             """
             sources:
               db:
@@ -57,7 +57,7 @@ class RefusedAtLoadTest {
                     - {unit: audit, shape: tail, query: "SELECT * FROM audit", key: [id]}
             """);
 
-    assertThat(problems).isEmpty();
+    assertThat(config.connections().get(0).source().units()).hasSize(2);
   }
 
   @Test
@@ -80,7 +80,7 @@ class RefusedAtLoadTest {
 
     assertThat(problems)
         .containsExactly(
-            "config.yaml:11:22: sources.db.crm.stores[0].unit: lands on topic 'inv-a_land',"
+            "config.yaml:11:18: sources.db.crm.stores[0].unit: lands on topic 'inv-a_land',"
                 + " already used by sources.file.inv.units[0].unit (config.yaml:5:22); a dump"
                 + " needs a topic of its own; give one of them another topic or unit name");
   }
