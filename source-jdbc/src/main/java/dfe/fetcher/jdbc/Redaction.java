@@ -3,6 +3,7 @@ package dfe.fetcher.jdbc;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.config.Secret;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,7 +51,21 @@ final class Redaction {
 
   /** The failure of {@code store} ({@code connection.unit}) doing {@code what}. */
   SourceException failure(String store, String what, SQLException e) {
-    String state = e.getSQLState() == null ? "" : " (SQL state " + e.getSQLState() + ")";
-    return new SourceException(store + ": " + what + state + ": " + clean(e.getMessage()), null);
+    SQLException cause = databasesOwnWords(e);
+    String state = cause.getSQLState() == null ? "" : " (SQL state " + cause.getSQLState() + ")";
+    return new SourceException(
+        store + ": " + what + state + ": " + clean(cause.getMessage()), null);
+  }
+
+  /**
+   * The failure in the database's own words: a pool that could not lend a connection in time says
+   * only that ("Connection is not available, request timed out"), and keeps the reason the last
+   * attempt failed ("database \"crm\" does not exist", a refused password) as its cause.
+   */
+  private static SQLException databasesOwnWords(SQLException e) {
+    if (e instanceof SQLTransientConnectionException && e.getCause() instanceof SQLException why) {
+      return why;
+    }
+    return e;
   }
 }

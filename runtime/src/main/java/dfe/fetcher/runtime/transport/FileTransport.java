@@ -4,7 +4,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,7 +105,7 @@ public final class FileTransport implements Transport {
       }
       return CompletableFuture.failedFuture(
           new TransportException(
-              "writing topic " + topic + " to " + fileOf(topic) + " failed: " + e.getMessage(), e));
+              "writing topic " + topic + " to " + fileOf(topic) + " failed: " + describe(e), e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return CompletableFuture.failedFuture(
@@ -259,5 +264,29 @@ public final class FileTransport implements Transport {
       parent = parent.getParent();
     }
     return parent != null && Files.isDirectory(parent) && Files.isWritable(parent);
+  }
+
+  /**
+   * What went wrong, with the path it went wrong at: the JDK's file exceptions carry only the path
+   * as their message, and "failed: /srv/landing" says nothing an operator can act on.
+   */
+  static String describe(IOException failure) {
+    String path = String.valueOf(failure.getMessage());
+    if (failure instanceof FileAlreadyExistsException) {
+      return path + ": exists and is not a directory";
+    }
+    if (failure instanceof NotDirectoryException) {
+      return path + ": not a directory";
+    }
+    if (failure instanceof NoSuchFileException) {
+      return path + ": no such file or directory";
+    }
+    if (failure instanceof AccessDeniedException) {
+      return path + ": permission denied";
+    }
+    if (failure instanceof FileSystemException) {
+      return path; // "PATH: reason" already
+    }
+    return failure.getClass().getSimpleName() + ": " + path;
   }
 }

@@ -13,6 +13,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,7 @@ public final class KafkaTransport implements Transport {
   static final Duration PRODUCER_CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
   private final Map<String, Object> producerSettings;
+  private final String bootstrapServers;
   private final TopicAdmin topics;
 
   /**
@@ -87,6 +89,7 @@ public final class KafkaTransport implements Transport {
             enforced);
       }
     }
+    this.bootstrapServers = bootstrapServers;
     this.producerSettings = ProducerSettings.of(bootstrapServers, properties, maxRecordBytes);
     this.topics = new TopicAdmin(bootstrapServers, properties, topicCreation);
   }
@@ -252,7 +255,19 @@ public final class KafkaTransport implements Transport {
     return leased;
   }
 
-  private static TransportException failure(String topic, Throwable error) {
+  private TransportException failure(String topic, Throwable error) {
+    if (error instanceof TimeoutException
+        && String.valueOf(error.getMessage()).contains("not present in metadata")) {
+      // The producer's words for a cluster that never answered (or a topic that does not exist).
+      return new TransportException(
+          "sending to topic "
+              + topic
+              + " failed: the Kafka cluster at "
+              + bootstrapServers
+              + " did not answer within max.block.ms, or the topic does not exist there"
+              + " (output.kafka.create_topics creates it)",
+          error);
+    }
     return new TransportException(
         "sending to topic "
             + topic

@@ -68,7 +68,8 @@ class FileTransportTest {
         .withThrowableOfType(ExecutionException.class)
         .havingCause()
         .isInstanceOf(TransportException.class)
-        .withMessageContaining("writing topic t to " + blocked.resolve("t.ndjson"));
+        .withMessageContaining("writing topic t to " + blocked.resolve("t.ndjson"))
+        .withMessageEndingWith(blocked + ": exists and is not a directory");
     assertThat(transport.isReady()).isFalse();
   }
 
