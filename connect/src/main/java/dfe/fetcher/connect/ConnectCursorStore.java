@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ConnectCursorStore implements CursorStore {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ConnectCursorStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.checkpoint");
 
   private final OffsetStorageReader offsets;
   private final Map<String, String> storeOfKey;

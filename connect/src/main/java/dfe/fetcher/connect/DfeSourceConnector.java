@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DfeSourceConnector extends SourceConnector {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DfeSourceConnector.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.connect");
 
   private Map<String, String> properties;
   private List<String> stores;

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DfeSourceTask extends SourceTask {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DfeSourceTask.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.connect");
 
   /** How long {@link #poll} waits for the first record before handing the worker nothing. */
   static final long POLL_WAIT_MILLIS = 500;

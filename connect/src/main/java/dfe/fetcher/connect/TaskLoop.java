@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 final class TaskLoop implements Runnable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(TaskLoop.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.connect");
 
   private final UnitRunner runner;
   private final List<Due> units = new ArrayList<>();

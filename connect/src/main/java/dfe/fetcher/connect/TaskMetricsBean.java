@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 final class TaskMetricsBean implements DynamicMBean {
 
-  private static final Logger LOG = LoggerFactory.getLogger(TaskMetricsBean.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.connect");
   private static final AtomicInteger TASKS = new AtomicInteger();
 
   private final PrometheusRegistry registry;

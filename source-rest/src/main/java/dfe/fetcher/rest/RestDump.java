@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RestDump implements RowSource {
 
-  private static final Logger LOG = LoggerFactory.getLogger(RestDump.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.source.rest");
 
   private final String source;
   private final Listing listing;
@@ -49,7 +49,8 @@ final class RestDump implements RowSource {
               (record, origin) -> sink.row(Row.ofDump(record, clock.millis(), origin)),
               cancellation);
     } catch (SourceException e) {
-      LOG.warn("rest dump aborted source={} reason=\"{}\"", source, e.getMessage());
+      // The tick reports the reason once, as event=tick_failed.
+      LOG.debug("event=rest_dump_aborted unit={} reason=\"{}\"", source, e.getMessage());
       sink.abortPart(e.getMessage());
       return;
     }

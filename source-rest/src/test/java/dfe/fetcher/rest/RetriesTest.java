@@ -73,7 +73,7 @@ class RetriesTest {
   private List<String> retryWaits() {
     return logs.list.stream()
         .map(ILoggingEvent::getFormattedMessage)
-        .filter(m -> m.startsWith("rest request retried"))
+        .filter(m -> m.startsWith("event=rest_request_retried"))
         .map(m -> m.substring(m.indexOf("wait_ms=")))
         .toList();
   }

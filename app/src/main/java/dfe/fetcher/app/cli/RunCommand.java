@@ -38,7 +38,7 @@ import sun.misc.SignalHandler;
     })
 final class RunCommand implements Callable<Integer> {
 
-  private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.run");
   static final int UNIT_FAILED = 1;
 
   @ParentCommand private DfeFetcher root;

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class HealthServer implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(HealthServer.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.health");
 
   private final HTTPServer server;
 

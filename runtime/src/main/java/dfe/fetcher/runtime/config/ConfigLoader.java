@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -139,8 +140,11 @@ public final class ConfigLoader {
     Problems problems = new Problems();
     Map<String, String> variables = Map.copyOf(environment);
     Optional<YamlNode> root = new YamlTreeReader(file, problems).read(text);
+    Optional<EnvironmentOverrides> applied = Optional.empty();
     if (overrides) {
-      root = new EnvironmentOverrides(NOT_SETTINGS, problems).apply(root, wholeFile, variables);
+      applied = Optional.of(new EnvironmentOverrides(NOT_SETTINGS, problems));
+      root = applied.get().apply(root, wholeFile, variables);
+      checkLogLevel(variables, problems);
     }
     root = check.check(root, problems);
     ConfigBinding binding = new ConfigBinding(file, variables, filters, families, problems);
@@ -151,7 +155,21 @@ public final class ConfigLoader {
     if (!problems.isEmpty()) {
       throw new ConfigException(problems.inReadingOrder());
     }
+    applied.ifPresent(EnvironmentOverrides::logApplied);
     return config;
+  }
+
+  /** The levels {@code DFE_FETCHER_LOG_LEVEL} may name; logging would take any other as DEBUG. */
+  static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
+
+  private static void checkLogLevel(Map<String, String> variables, Problems problems) {
+    String level = variables.get("DFE_FETCHER_LOG_LEVEL");
+    if (level != null && !LOG_LEVELS.contains(level.toUpperCase(Locale.ROOT))) {
+      problems.add(
+          new ConfigOrigin.InEnvironment("DFE_FETCHER_LOG_LEVEL"),
+          "",
+          "'" + level + "' is not a log level; one of " + String.join(", ", LOG_LEVELS));
+    }
   }
 
   private static String describe(IOException e) {

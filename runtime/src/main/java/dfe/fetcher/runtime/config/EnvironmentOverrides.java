@@ -27,10 +27,11 @@ final class EnvironmentOverrides {
 
   static final String PREFIX = "DFE_FETCHER_";
 
-  private static final Logger LOG = LoggerFactory.getLogger(EnvironmentOverrides.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.config");
 
   private final Set<String> notSettings;
   private final Problems problems;
+  private final List<String> appliedSettings = new ArrayList<>();
 
   EnvironmentOverrides(Set<String> notSettings, Problems problems) {
     this.notSettings = notSettings;
@@ -41,6 +42,20 @@ final class EnvironmentOverrides {
    * The tree with every override applied. A root that is not a mapping is returned as it is (the
    * binder reports it).
    */
+  /**
+   * Logs each override applied, once the configuration they made was accepted: a variable that
+   * names no setting is refused, never reported as applied first.
+   */
+  void logApplied() {
+    for (String applied : appliedSettings) {
+      int split = applied.indexOf('=');
+      LOG.info(
+          "event=config_override variable={} setting={}",
+          applied.substring(0, split),
+          applied.substring(split + 1));
+    }
+  }
+
   Optional<YamlNode> apply(
       Optional<YamlNode> root, ConfigOrigin rootOrigin, Map<String, String> environment) {
     YamlNode tree = root.orElse(new YamlNode.Mapping(List.of(), rootOrigin));
@@ -69,7 +84,7 @@ final class EnvironmentOverrides {
       if (applied.isPresent()) {
         tree = applied.get().tree();
         changed = true;
-        LOG.info("config override variable={} setting={}", name, applied.get().setting());
+        appliedSettings.add(name + "=" + applied.get().setting());
       }
     }
     return changed || root.isPresent() ? Optional.of(tree) : root;

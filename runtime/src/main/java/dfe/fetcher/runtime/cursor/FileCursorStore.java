@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileCursorStore implements CursorStore {
 
-  private static final Logger LOG = LoggerFactory.getLogger(FileCursorStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.checkpoint");
   private final Path directory;
   private final Clock clock;
   private final Map<String, Object> locks = new ConcurrentHashMap<>();

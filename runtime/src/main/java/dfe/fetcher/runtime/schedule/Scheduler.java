@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Scheduler implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.schedule");
   private static final long WAIT_SLICE_MILLIS = 100;
 
   private final UnitRunner runner;

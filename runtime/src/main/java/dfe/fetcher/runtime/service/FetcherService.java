@@ -18,6 +18,7 @@ import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.config.ConfigException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class FetcherService implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(FetcherService.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.service");
 
   private final FetcherConfig config;
   private volatile FetcherConfig current;
@@ -174,8 +175,12 @@ public final class FetcherService implements AutoCloseable {
         }
       }
     }
-    if (!outsideSources(newer).equals(outsideSources(current))) {
-      LOG.warn("event=config_reload_partial note=\"settings outside sources need a restart\"");
+    List<String> needRestart = changedOutsideSources(current, newer);
+    if (!needRestart.isEmpty()) {
+      LOG.warn(
+          "event=config_reload_partial settings={} note=\"kept as started; they take effect on a"
+              + " restart\"",
+          String.join(",", needRestart));
     }
     current = newer;
     LOG.info(
@@ -233,18 +238,23 @@ public final class FetcherService implements AutoCloseable {
         .equals(next.withFilter(Optional.empty(), FilterErrors.KEEP));
   }
 
-  /** Everything a reload cannot change without a restart. */
-  private static FetcherConfig outsideSources(FetcherConfig config) {
-    return new FetcherConfig(
-        config.instanceId(),
-        config.scheduler(),
-        config.output(),
-        config.dlq(),
-        config.oversize(),
-        config.cursor(),
-        config.metrics(),
-        config.batch(),
-        List.of(),
-        config.configFile());
+  /** The top-level settings outside {@code sources} that differ: a reload does not take them. */
+  private static List<String> changedOutsideSources(FetcherConfig running, FetcherConfig newer) {
+    List<String> changed = new ArrayList<>();
+    addIfChanged(changed, "instance_id", running.instanceId(), newer.instanceId());
+    addIfChanged(changed, "scheduler", running.scheduler(), newer.scheduler());
+    addIfChanged(changed, "output", running.output(), newer.output());
+    addIfChanged(changed, "output.batch", running.batch(), newer.batch());
+    addIfChanged(changed, "dlq", running.dlq(), newer.dlq());
+    addIfChanged(changed, "oversize", running.oversize(), newer.oversize());
+    addIfChanged(changed, "cursor", running.cursor(), newer.cursor());
+    addIfChanged(changed, "metrics", running.metrics(), newer.metrics());
+    return changed;
+  }
+
+  private static void addIfChanged(List<String> changed, String setting, Object was, Object is) {
+    if (!was.equals(is)) {
+      changed.add(setting);
+    }
   }
 }

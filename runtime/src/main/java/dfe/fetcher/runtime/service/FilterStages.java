@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /** The CEL filter as the config loader checks it and as the tick applies it. */
 final class FilterStages {
 
-  private static final Logger LOG = LoggerFactory.getLogger(FilterStages.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.filter");
 
   /** The loader's check: the compile error, if any. */
   static final FilterCompiler COMPILER =

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 final class OpenedLazily implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(OpenedLazily.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.service");
 
   private final ConnectionConfig connection;
   private final SourceRuntime runtime;

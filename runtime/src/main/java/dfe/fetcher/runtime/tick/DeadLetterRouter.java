@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DeadLetterRouter implements AcknowledgementPipeline.Refusals {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DeadLetterRouter.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.tick");
 
   private final String store;
   private final Optional<DeadLetterQueue> queue;

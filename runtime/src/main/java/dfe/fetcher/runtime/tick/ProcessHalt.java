@@ -18,7 +18,7 @@ public interface ProcessHalt {
   ProcessHalt JVM =
       (where, error) -> {
         try {
-          LoggerFactory.getLogger(ProcessHalt.class)
+          LoggerFactory.getLogger("dfe.fetcher.tick")
               .error(
                   "event=process_halt where={} error=\"{}\" status={}"
                       + " note=\"an error of the JVM that cannot be contained\"",

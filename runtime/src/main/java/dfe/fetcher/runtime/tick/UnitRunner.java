@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * Runs ticks of units: loads the unit's checkpoint, lets its source read past it into a fresh
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class UnitRunner {
 
-  private static final Logger LOG = LoggerFactory.getLogger(UnitRunner.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.tick");
 
   private final TickContext context;
   private final ProcessHalt halt;
@@ -71,15 +72,21 @@ public final class UnitRunner {
       TickOutcome done = tick.finish();
       if (done instanceof TickOutcome.Failed failed) {
         context.metrics().tickFailed(unit.store());
-        LOG.error("event=tick_failed unit={} error=\"{}\"", unit.store(), failed.reason());
-      } else if (done instanceof TickOutcome.Succeeded succeeded) {
-        LOG.info(
-            "event=tick_done unit={} parts={} records={} filtered={} seconds={}",
+        LOG.error(
+            "event=tick_failed unit={} error=\"{}\"",
             unit.store(),
-            succeeded.partsCompleted(),
-            succeeded.recordsLanded(),
-            succeeded.rowsFiltered(),
-            seconds(started));
+            LogValues.quoted(failed.reason()));
+      } else if (done instanceof TickOutcome.Succeeded succeeded) {
+        // An idle tick (nothing new) is the common case of a tail or a settled directory.
+        boolean idle = succeeded.partsCompleted() == 0 && succeeded.recordsLanded() == 0;
+        LOG.atLevel(idle ? Level.DEBUG : Level.INFO)
+            .log(
+                "event=tick_done unit={} parts={} records={} filtered={} seconds={}",
+                unit.store(),
+                succeeded.partsCompleted(),
+                succeeded.recordsLanded(),
+                succeeded.rowsFiltered(),
+                seconds(started));
       }
       return done;
     } catch (StoppingException e) {
@@ -104,7 +111,8 @@ public final class UnitRunner {
       context.metrics().tickFailed(unit.store());
       boolean expected = e instanceof SourceException || e instanceof LandingFailedException;
       String reason = expected ? e.getMessage() : "unexpected failure: " + e;
-      LOG.error("event=tick_failed unit={} error=\"{}{}\"", unit.store(), reason, where);
+      LOG.error(
+          "event=tick_failed unit={} error=\"{}\"", unit.store(), LogValues.quoted(reason + where));
       if (!expected) {
         LOG.debug("event=tick_failed_trace unit={}", unit.store(), e);
       }
@@ -138,7 +146,8 @@ public final class UnitRunner {
       tick.abort();
       context.metrics().tickFailed(unit.store());
       String reason = "out of memory (" + error.getMessage() + "); retried on the unit's interval";
-      LOG.error("event=tick_failed unit={} error=\"{}{}\"", unit.store(), reason, where);
+      LOG.error(
+          "event=tick_failed unit={} error=\"{}\"", unit.store(), LogValues.quoted(reason + where));
       return new TickOutcome.Failed(reason + where);
     } catch (VirtualMachineError again) {
       halt.halt("unit " + unit.store(), again);

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 final class UnitTick implements RowSink {
 
-  private static final Logger LOG = LoggerFactory.getLogger(UnitTick.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.tick");
 
   /** How long one wait for an acknowledgement lasts before the tick checks for stop again. */
   static final Duration WAIT_SLICE = Duration.ofMillis(100);

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /** The transport a configuration's {@code output} names, opened or only checked. */
 public final class ConfiguredTransport {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ConfiguredTransport.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.output");
 
   private ConfiguredTransport() {}
 

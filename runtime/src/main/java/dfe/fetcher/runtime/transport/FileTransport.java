@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileTransport implements Transport {
 
-  private static final Logger LOG = LoggerFactory.getLogger(FileTransport.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.output");
 
   /** How long a batch waits for another batch to finish with a file before it fails. */
   private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(30);

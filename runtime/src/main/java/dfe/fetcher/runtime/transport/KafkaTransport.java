@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class KafkaTransport implements Transport {
 
-  private static final Logger LOG = LoggerFactory.getLogger(KafkaTransport.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.output");
 
   /** How long closing a producer waits for what is in flight on it before aborting it. */
   static final Duration PRODUCER_CLOSE_TIMEOUT = Duration.ofSeconds(10);

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 final class TopicAdmin implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(KafkaTransport.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.output");
 
   private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(3);
   private static final Duration READINESS_CACHE = Duration.ofSeconds(2);

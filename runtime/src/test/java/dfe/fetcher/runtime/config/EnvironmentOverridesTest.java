@@ -7,6 +7,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dfe.fetcher.source.config.Secret;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
@@ -210,7 +211,7 @@ class EnvironmentOverridesTest {
   void eachAppliedOverrideIsLoggedWithTheSettingItSetButNotItsValue() throws Exception {
     ListAppender<ILoggingEvent> logged = new ListAppender<>();
     logged.start();
-    Logger log = (Logger) LoggerFactory.getLogger(EnvironmentOverrides.class);
+    Logger log = (Logger) LoggerFactory.getLogger("dfe.fetcher.config");
     log.addAppender(logged);
     try {
       fixture.load(
@@ -223,7 +224,32 @@ class EnvironmentOverridesTest {
     assertThat(logged.list)
         .extracting(ILoggingEvent::getFormattedMessage)
         .containsExactly(
-            "config override variable=DFE_FETCHER_SOURCES__FILE__INVENTORY__UNITS__0__ROW_KEY"
+            "event=config_override variable=DFE_FETCHER_SOURCES__FILE__INVENTORY__UNITS__0__ROW_KEY"
                 + " setting=sources.file.Inventory.units[0].row_key");
+  }
+
+  @Test
+  void aVariableThatNamesNoSettingIsRefusedAndNeverLoggedAsApplied() {
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    Logger log = (Logger) LoggerFactory.getLogger("dfe.fetcher.config");
+    log.addAppender(logged);
+    List<String> problems;
+    try {
+      problems = fixture.problems(INVENTORY, Map.of("DFE_FETCHER_SCHEDULER__NO_SUCH_SETTING", "1"));
+    } finally {
+      log.detachAppender(logged);
+    }
+
+    assertThat(problems).singleElement().asString().contains("scheduler.no_such_setting");
+    assertThat(logged.list).isEmpty();
+  }
+
+  @Test
+  void aLogLevelThatIsNoLevelIsRefused() {
+    assertThat(fixture.problems(INVENTORY, Map.of("DFE_FETCHER_LOG_LEVEL", "LOUD")))
+        .containsExactly(
+            "environment DFE_FETCHER_LOG_LEVEL: 'LOUD' is not a log level; one of TRACE, DEBUG, INFO, WARN,"
+                + " ERROR, OFF");
   }
 }

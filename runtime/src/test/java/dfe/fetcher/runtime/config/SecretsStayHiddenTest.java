@@ -28,7 +28,7 @@ class SecretsStayHiddenTest {
 
   private ConfigFixture fixture;
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-  private final Logger overridesLog = (Logger) LoggerFactory.getLogger(EnvironmentOverrides.class);
+  private final Logger overridesLog = (Logger) LoggerFactory.getLogger("dfe.fetcher.config");
 
   @BeforeEach
   void capture() {
@@ -108,12 +108,7 @@ class SecretsStayHiddenTest {
         .containsExactly(
             "environment DFE_FETCHER_OUTPUT__BATCH__MAX_ROWS: output.batch.max_rows: must be an"
                 + " integer, not a string");
-    assertThat(logged.list)
-        .extracting(ILoggingEvent::getFormattedMessage)
-        .contains(
-            "config override variable=DFE_FETCHER_OUTPUT__KAFKA__PROPERTIES__SASL.JAAS.CONFIG"
-                + " setting=output.kafka.properties.sasl.jaas.config")
-        .noneMatch(line -> line.contains("hunter2"));
+    assertThat(logged.list).as("a refused configuration logs no override as applied").isEmpty();
   }
 
   @Test

@@ -47,7 +47,7 @@ class FileCursorStoreTest {
   @TempDir Path directory;
 
   private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-  private final Logger logger = (Logger) LoggerFactory.getLogger(FileCursorStore.class);
+  private final Logger logger = (Logger) LoggerFactory.getLogger("dfe.fetcher.checkpoint");
 
   @BeforeEach
   void captureLog() {

@@ -2,12 +2,16 @@ package dfe.fetcher.runtime.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dfe.fetcher.runtime.tick.TickOutcome;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** {@link FetcherService#reload}: a changed filter applies from the next tick, without restart. */
 class FetcherServiceReloadTest {
@@ -54,5 +58,32 @@ class FetcherServiceReloadTest {
         .containsExactly(
             List.of("{\"id\":1,\"colour\":\"red\"}", "{\"id\":3,\"colour\":\"red\"}"),
             List.of("{\"id\":2,\"colour\":\"blue\"}"));
+  }
+
+  @Test
+  void aReloadThatChangesASettingOutsideSourcesNamesItAsNeedingARestart() throws Exception {
+    FetcherWorkspace workspace = new FetcherWorkspace(directory);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    Logger log = (Logger) LoggerFactory.getLogger("dfe.fetcher.service");
+    log.addAppender(logged);
+    try (FetcherService service =
+        FetcherService.create(
+            workspace.load(workspace.config(CONFIG.formatted("true"))), Clock.systemUTC())) {
+      service.reload(
+          workspace.load(
+              workspace.config(
+                  CONFIG.formatted("true").replace("instance_id: test", "instance_id: other")
+                      + "scheduler: {default_interval_secs: 7}\n")));
+    } finally {
+      log.detachAppender(logged);
+    }
+
+    assertThat(logged.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .filteredOn(line -> line.startsWith("event=config_reload_partial"))
+        .singleElement()
+        .asString()
+        .contains("settings=instance_id,scheduler ");
   }
 }

@@ -55,7 +55,7 @@ class SourceContractTest {
   private Landing landing;
   private final ExecutorService ticks = Executors.newSingleThreadExecutor();
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-  private final Logger runnerLog = (Logger) LoggerFactory.getLogger(UnitRunner.class);
+  private final Logger runnerLog = (Logger) LoggerFactory.getLogger("dfe.fetcher.tick");
 
   @BeforeEach
   void setUp() {

@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Requester {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Requester.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.source.rest");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_REDIRECTS = 5;
   private static final int MAX_ERROR_BODY = 64 * 1024;
@@ -277,7 +277,7 @@ public final class Requester {
             () -> retry.backoff(retries, ThreadLocalRandom.current().nextDouble()));
     metrics.increment(MetricNames.REST_RETRIES, call.source(), Map.of());
     LOG.warn(
-        "rest request retried source={} request=\"{}\" reason=\"{}\" retry={} of={} wait_ms={}",
+        "event=rest_request_retried unit={} request=\"{}\" reason=\"{}\" retry={} of={} wait_ms={}",
         call.source(),
         described,
         why,
