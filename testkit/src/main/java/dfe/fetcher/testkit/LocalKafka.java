@@ -30,6 +30,18 @@ public final class LocalKafka implements AutoCloseable {
   }
 
   public static LocalKafka start() throws Exception {
+    return start(false);
+  }
+
+  /**
+   * A cluster that creates a topic the first time a producer names it, as the single node of {@code
+   * scripts/local-kafka.sh} does.
+   */
+  public static LocalKafka startCreatingTopics() throws Exception {
+    return start(true);
+  }
+
+  private static LocalKafka start(boolean autoCreateTopics) throws Exception {
     TestKitNodes nodes =
         new TestKitNodes.Builder()
             .setCombined(true)
@@ -42,7 +54,8 @@ public final class LocalKafka implements AutoCloseable {
             .setConfigProp("transaction.state.log.replication.factor", "1")
             .setConfigProp("transaction.state.log.min.isr", "1")
             .setConfigProp("group.initial.rebalance.delay.ms", "0")
-            .setConfigProp("auto.create.topics.enable", "false")
+            .setConfigProp("auto.create.topics.enable", String.valueOf(autoCreateTopics))
+            .setConfigProp("num.partitions", "1")
             .setConfigProp("controlled.shutdown.enable", "false")
             .build();
     cluster.format();
