@@ -61,6 +61,11 @@ final class FrameInput {
     return invalidLines;
   }
 
+  /** Whether some file (or topic) could not be read at all. */
+  boolean hadUnreadableSource() {
+    return unreadableFiles > 0;
+  }
+
   /** Whether every line was a frame and every file could be read. */
   boolean wasClean() {
     return invalidLines == 0 && unreadableFiles == 0;

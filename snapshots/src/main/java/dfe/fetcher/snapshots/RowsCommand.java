@@ -72,7 +72,10 @@ final class RowsCommand implements Callable<Integer> {
         candidates.isEmpty() ? Optional.empty() : reassembler.report(candidates.get(0));
     if (report.isEmpty()) {
       terminal.err().println("snapshot " + snapshotId + ": no frame of it was read");
-      return SnapshotsCommand.exitCode(false, input.wasClean());
+      // A source that could not be read may hold it: that is bad input, not an absent snapshot.
+      return input.hadUnreadableSource()
+          ? SnapshotsCommand.INVALID_INPUT
+          : SnapshotsCommand.exitCode(false, input.wasClean());
     }
     String id = report.get().snapshotId();
     if (report.get().status() != SnapshotStatus.COMPLETE) {

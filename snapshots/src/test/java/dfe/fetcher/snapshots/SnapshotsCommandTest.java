@@ -194,6 +194,15 @@ class SnapshotsCommandTest {
   }
 
   @Test
+  void rowsOfAFileThatCannotBeReadExitTwoAsTheReadmeSays() {
+    CommandRun run =
+        CommandRun.of(
+            "snapshots", "rows", "--snapshot", "x", directory.resolve("missing.ndjson").toString());
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("missing.ndjson: cannot read");
+  }
+
+  @Test
   void rowsOfASnapshotThatIsNotInTheInputExitThree() throws IOException {
     Path landed = file("landed.ndjson", lines(dumpOfThree()));
     CommandRun run = CommandRun.of("snapshots", "rows", "--snapshot", "nope", landed.toString());

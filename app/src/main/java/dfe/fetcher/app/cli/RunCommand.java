@@ -102,15 +102,18 @@ final class RunCommand implements Callable<Integer> {
       if (outcome.getValue() instanceof TickOutcome.Failed failure) {
         failed++;
         terminal.err().println("unit " + outcome.getKey() + " failed: " + failure.reason());
-      } else if (outcome.getValue() instanceof TickOutcome.Stopped) {
+      } else if (outcome.getValue() instanceof TickOutcome.Stopped cut) {
         stopped++;
         terminal
             .err()
             .println(
                 "unit "
                     + outcome.getKey()
-                    + " stopped before it finished: a dump in progress has no end, and the next"
-                    + " run reads it again from the last committed checkpoint");
+                    + (cut.leftADumpOpen()
+                        ? " stopped before it finished: its dump in progress has no end, and the"
+                            + " next run reads it again from the last committed checkpoint"
+                        : " stopped before it finished; the next run goes on from the last"
+                            + " committed checkpoint"));
       }
     }
     terminal

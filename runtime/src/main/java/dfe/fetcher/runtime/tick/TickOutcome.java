@@ -25,6 +25,16 @@ public sealed interface TickOutcome {
   /** The tick stopped early; nothing past the last acknowledged checkpoint was committed. */
   record Failed(String reason) implements TickOutcome {}
 
-  /** The service is stopping; open dumps were left without an end. */
-  record Stopped() implements TickOutcome {}
+  /**
+   * The service is stopping; nothing past the last acknowledged checkpoint was committed.
+   *
+   * @param leftADumpOpen a dump part was in progress and was left without its {@code end}
+   */
+  record Stopped(boolean leftADumpOpen) implements TickOutcome {
+
+    /** A unit the stop kept from starting, or one that stopped between parts. */
+    public Stopped() {
+      this(false);
+    }
+  }
 }

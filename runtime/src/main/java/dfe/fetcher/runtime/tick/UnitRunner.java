@@ -205,7 +205,7 @@ public final class UnitRunner {
     boolean open = tick.openSeq().isPresent();
     tick.abort();
     LOG.info("event=tick_stopped unit={} open_dump_left_without_end={}", unit.store(), open);
-    return new TickOutcome.Stopped();
+    return new TickOutcome.Stopped(open);
   }
 
   private static double seconds(long startedNanos) {
