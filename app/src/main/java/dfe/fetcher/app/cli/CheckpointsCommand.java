@@ -45,8 +45,8 @@ final class CheckpointsCommand implements Runnable {
       name = "list",
       mixinStandardHelpOptions = true,
       description = {
-        "Prints each configured unit, the kind of its checkpoint and where it has got to, and the"
-            + " checkpoint's file; 'none' when the unit has none (its next tick starts over).",
+        "Prints each configured unit, the kind of its checkpoint, the checkpoint's file and where"
+            + " the unit has got to; 'none' when it has none (its next tick starts over).",
         "Exit 2 when the configuration is refused."
       })
   static final class ListCommand implements Callable<Integer> {
@@ -64,18 +64,18 @@ final class CheckpointsCommand implements Runnable {
         return ConfigCheckCommand.INVALID_CONFIG;
       }
       FileCursorStore cursors = cursorsOf(loaded);
-      TextTable table = new TextTable("UNIT", "KIND", "CHECKPOINT", "FILE");
+      TextTable table = new TextTable("UNIT", "KIND", "FILE", "CHECKPOINT");
       for (ConfiguredUnits.Unit unit : ConfiguredUnits.of(loaded).all()) {
         if (unit.unit().markKind().isEmpty()) {
-          table.add(unit.store(), "-", "none kept: read whole every tick", "");
+          table.add(unit.store(), "-", "-", "none kept: read whole every tick");
           continue;
         }
         StoredCheckpoint held = cursors.inspect(unit.cursorKey());
         table.add(
             unit.store(),
             held.kind(),
-            held.description(),
-            cursors.fileOf(unit.cursorKey()).toString());
+            cursors.fileOf(unit.cursorKey()).toString(),
+            held.description());
       }
       table.print(terminal.out());
       terminal.out().flush();
