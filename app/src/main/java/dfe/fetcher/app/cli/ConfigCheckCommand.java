@@ -52,6 +52,19 @@ final class ConfigCheckCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The configuration in {@code config}, with the process's environment overrides; null when it is
+   * refused, its problems printed on stderr.
+   */
+  static FetcherConfig loadOrReport(Path config, Terminal terminal) {
+    try {
+      return FetcherService.loadConfig(config, System.getenv());
+    } catch (ConfigException e) {
+      printProblems(e, terminal);
+      return null;
+    }
+  }
+
   static void printProblems(ConfigException e, Terminal terminal) {
     for (ConfigProblem problem : e.problems()) {
       terminal.err().println(problem.render());

@@ -14,7 +14,13 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = DfeFetcher.Version.class,
     description = "Pulls records from files, databases and REST APIs onto Kafka.",
-    subcommands = {RunCommand.class, ConfigCheckCommand.class})
+    subcommands = {
+      RunCommand.class,
+      ConfigCheckCommand.class,
+      CheckpointsCommand.class,
+      FilterCommand.class,
+      StatusCommand.class
+    })
 public final class DfeFetcher implements Runnable {
 
   private final Terminal terminal;

@@ -9,7 +9,10 @@ import dfe.fetcher.source.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -18,8 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -31,7 +37,7 @@ import sun.misc.SignalHandler;
       "Runs the fetcher: every enabled connection on its interval, metrics and health on"
           + " metrics.address. SIGTERM/SIGINT stop it (open dumps get no end; acknowledged"
           + " checkpoints stay), SIGHUP reloads the filters.",
-      "With --once: every enabled unit runs one time; exit 1 naming each unit that failed;"
+      "With --once: every enabled unit (or each --unit) runs one time; exit 1 naming each unit that failed;"
           + " stopped by SIGTERM/SIGINT before every unit finished: exit 143/130 naming each"
           + " unit that stopped.",
       "Exit 2 when the configuration is refused or metrics.address cannot be listened on."
@@ -49,6 +55,16 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--once", description = "Run every enabled unit once, then exit.")
   private boolean once;
 
+  @Option(
+      names = "--unit",
+      paramLabel = "CONNECTION.UNIT",
+      description =
+          "With --once: run only this unit (repeatable). An unknown or disabled unit is a usage"
+              + " error naming the known ones.")
+  private List<String> units = List.of();
+
+  @Spec private CommandSpec spec;
+
   @Override
   public Integer call() throws InterruptedException, IOException {
     Terminal terminal = root.terminal();
@@ -59,6 +75,14 @@ final class RunCommand implements Callable<Integer> {
       ConfigCheckCommand.printProblems(e, terminal);
       return ConfigCheckCommand.INVALID_CONFIG;
     }
+    if (!units.isEmpty() && !once) {
+      throw new ParameterException(spec.commandLine(), "--unit runs a unit once: add --once");
+    }
+    Set<String> chosen = new LinkedHashSet<>();
+    ConfiguredUnits configured = ConfiguredUnits.of(loaded);
+    for (String unit : units) {
+      chosen.add(configured.require(spec, unit, true).store());
+    }
     FetcherService service;
     try {
       service = FetcherService.create(loaded, Clock.systemUTC());
@@ -67,11 +91,12 @@ final class RunCommand implements Callable<Integer> {
       return ConfigCheckCommand.INVALID_CONFIG;
     }
     try (service) {
-      return once ? runOnce(service, terminal) : serve(service, loaded);
+      return once ? runOnce(service, chosen, terminal) : serve(service, loaded);
     }
   }
 
-  private static int runOnce(FetcherService service, Terminal terminal)
+  /** Runs {@code chosen} once, or every enabled unit when it is empty. */
+  private static int runOnce(FetcherService service, Set<String> chosen, Terminal terminal)
       throws InterruptedException {
     // As in the service: a stop signal lets the running units leave their dumps open and end.
     // The previous handlers come back afterwards, for a caller that runs this in its own JVM.
@@ -85,7 +110,7 @@ final class RunCommand implements Callable<Integer> {
     SignalHandler previousInt = Signal.handle(new Signal("INT"), stop);
     Map<String, TickOutcome> outcomes;
     try {
-      outcomes = service.runOnce();
+      outcomes = chosen.isEmpty() ? service.runOnce() : service.runUnitsOnce(chosen);
     } finally {
       Signal.handle(new Signal("TERM"), previousTerm);
       Signal.handle(new Signal("INT"), previousInt);

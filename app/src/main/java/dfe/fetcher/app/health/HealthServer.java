@@ -4,18 +4,23 @@ import com.sun.net.httpserver.HttpExchange;
 import dfe.fetcher.runtime.config.MetricsConfig;
 import dfe.fetcher.runtime.metrics.FetcherMetrics;
 import dfe.fetcher.runtime.service.FetcherService;
+import dfe.fetcher.runtime.service.UnitStatus;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@code /metrics} (Prometheus text), {@code /livez} (200 while the process runs) and {@code
- * /readyz} (200 while the transport is reachable, 503 otherwise) on {@code metrics.address}. Port 0
- * binds any free port; {@link #port()} tells which.
+ * Serves {@code /metrics} (Prometheus text), {@code /livez} (200 while the process runs), {@code
+ * /readyz} (200 while the transport is reachable, 503 otherwise) and {@code /status} (JSON: each
+ * unit's last tick, outcome, last success, next tick and checkpoint, see {@link StatusDocument}) on
+ * {@code metrics.address}. Port 0 binds any free port; {@link #port()} tells which.
  */
 public final class HealthServer implements AutoCloseable {
 
@@ -36,13 +41,19 @@ public final class HealthServer implements AutoCloseable {
       throws IOException {
     HealthServer health;
     try {
-      health = start(settings.host(), settings.port(), service.metrics(), service::isReady);
+      health =
+          start(
+              settings.host(),
+              settings.port(),
+              service.metrics(),
+              service::isReady,
+              service::status);
     } catch (IOException e) {
       throw new IOException(
           "metrics.address " + settings.address() + ": cannot listen: " + e.getMessage(), e);
     }
     LOG.info(
-        "event=metrics_listening address={}:{} paths=/metrics,/livez,/readyz",
+        "event=metrics_listening address={}:{} paths=/metrics,/livez,/readyz,/status",
         settings.host(),
         health.port());
     return health;
@@ -50,12 +61,23 @@ public final class HealthServer implements AutoCloseable {
 
   public static HealthServer start(
       String host, int port, FetcherMetrics metrics, BooleanSupplier ready) throws IOException {
+    return start(host, port, metrics, ready, List::of);
+  }
+
+  /** Serves {@code status}'s units on {@code /status} beside the metrics and health. */
+  public static HealthServer start(
+      String host,
+      int port,
+      FetcherMetrics metrics,
+      BooleanSupplier ready,
+      Supplier<List<UnitStatus>> status)
+      throws IOException {
     HTTPServer server =
         HTTPServer.builder()
             .hostname(host)
             .port(port)
             .registry(metrics.registry())
-            .defaultHandler(exchange -> respond(exchange, ready))
+            .defaultHandler(exchange -> respond(exchange, ready, status))
             .buildAndStart();
     return new HealthServer(server);
   }
@@ -69,7 +91,9 @@ public final class HealthServer implements AutoCloseable {
     server.close();
   }
 
-  private static void respond(HttpExchange exchange, BooleanSupplier ready) throws IOException {
+  private static void respond(
+      HttpExchange exchange, BooleanSupplier ready, Supplier<List<UnitStatus>> status)
+      throws IOException {
     String path = exchange.getRequestURI().getPath();
     switch (path) {
       case "/livez" -> write(exchange, 200, "ok\n");
@@ -80,13 +104,24 @@ public final class HealthServer implements AutoCloseable {
           write(exchange, 503, "not ready: the transport is unreachable\n");
         }
       }
-      default -> write(exchange, 404, "not found; try /metrics, /livez or /readyz\n");
+      case "/status" ->
+          write(
+              exchange,
+              200,
+              "application/json",
+              StatusDocument.render(status.get(), Instant.now()));
+      default -> write(exchange, 404, "not found; try /metrics, /livez, /readyz or /status\n");
     }
   }
 
   private static void write(HttpExchange exchange, int status, String body) throws IOException {
+    write(exchange, status, "text/plain", body);
+  }
+
+  private static void write(HttpExchange exchange, int status, String type, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    exchange.getResponseHeaders().set("Content-Type", type + "; charset=utf-8");
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);

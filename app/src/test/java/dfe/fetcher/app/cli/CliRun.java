@@ -11,12 +11,17 @@ import java.util.List;
 record CliRun(int exitCode, String out, String err) {
 
   static CliRun of(String... args) {
+    return withInput("", args);
+  }
+
+  /** A run whose standard input is {@code input}. */
+  static CliRun withInput(String input, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int exitCode =
         DfeFetcher.run(
             args,
-            new ByteArrayInputStream(new byte[0]),
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
     return new CliRun(

@@ -132,4 +132,51 @@ class RunOnceCommandTest {
         .contains("a-good.ndjson")
         .doesNotContain("b-bad.ndjson");
   }
+
+  @Test
+  void unitRunsOnlyTheNamedUnitsAndLeavesTheOthersUntouched() {
+    workspace.write("data/hosts/a.ndjson", FetcherWorkspace.ndjson("{\"id\":1}"));
+
+    CliRun run =
+        CliRun.of(
+            "run",
+            "--config",
+            config.toString(),
+            "--once",
+            "--unit",
+            "inventory.hosts",
+            "--unit",
+            "sites.sites");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.errLines()).containsExactly("ran 2 units, 0 failed");
+    assertThat(workspace.completeSnapshotRows("inventory-hosts_land"))
+        .containsExactly(List.of("{\"id\":1}"));
+    assertThat(workspace.completeSnapshotRows("sites-sites_land")).hasSize(1);
+    assertThat(workspace.lines("inventory-devices_land")).isEmpty();
+    assertThat(workspace.state().resolve("test.inventory.devices.json")).doesNotExist();
+  }
+
+  @Test
+  void anUnknownUnitIsAUsageErrorNamingTheKnownOnesAndRunsNothing() {
+    workspace.write("data/hosts/a.ndjson", FetcherWorkspace.ndjson("{\"id\":1}"));
+
+    CliRun run =
+        CliRun.of("run", "--config", config.toString(), "--once", "--unit", "inventory.hostz");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains(
+            "unknown unit 'inventory.hostz'; the configuration's units are: inventory.hosts,"
+                + " inventory.devices, sites.sites");
+    assertThat(workspace.landing()).doesNotExist();
+  }
+
+  @Test
+  void unitWithoutOnceIsAUsageError() {
+    CliRun run = CliRun.of("run", "--config", config.toString(), "--unit", "inventory.hosts");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("--unit runs a unit once: add --once");
+  }
 }

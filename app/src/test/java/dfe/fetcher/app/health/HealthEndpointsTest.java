@@ -3,6 +3,8 @@ package dfe.fetcher.app.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.runtime.config.FetcherConfig;
@@ -268,6 +270,61 @@ class HealthEndpointsTest {
       }
     }
     assertThat(checked).as("labels checked").isGreaterThan(10);
+  }
+
+  @Test
+  void everyUnitsCounterSeriesAreServedAtZeroBeforeItsFirstTick() throws Exception {
+    FetcherConfig config = workspace.load(workspace.config(ONE_CONNECTION));
+    service = FetcherService.create(config, Clock.systemUTC());
+    health = HealthServer.serve(service, config.metrics());
+
+    List<String> lines = sampleLines(get("/metrics").body());
+
+    assertThat(lines)
+        .contains(
+            MetricNames.TICK_FAILURES + "{source=\"inventory.hosts\"} 0.0",
+            MetricNames.RECORDS + "{source=\"inventory.hosts\",topic=\"inventory-hosts_land\"} 0.0",
+            MetricNames.RECORDS_FILTERED + "{source=\"inventory.hosts\"} 0.0",
+            MetricNames.FILTER_ERRORS + "{source=\"inventory.hosts\"} 0.0",
+            MetricNames.CHECKPOINT_COMMITS + "{source=\"inventory.hosts\"} 0.0",
+            MetricNames.SNAPSHOTS + "{status=\"complete\",store=\"inventory.hosts\"} 0.0",
+            MetricNames.SNAPSHOTS + "{status=\"aborted\",store=\"inventory.hosts\"} 0.0",
+            MetricNames.SNAPSHOT_ROWS + "{store=\"inventory.hosts\"} 0.0",
+            MetricNames.DLQ + "{reason=\"oversize\",source=\"inventory.hosts\"} 0.0");
+  }
+
+  @Test
+  void statusServesEachUnitsLastTickOutcomeNextTickAndCheckpointAsJson() throws Exception {
+    workspace.write("data/hosts/a.ndjson", FetcherWorkspace.ndjson("{\"id\":1}"));
+    start(ONE_CONNECTION);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> get("/status").body().contains("\"next_tick\":\"20"));
+
+    HttpResponse<String> status = get("/status");
+
+    assertThat(status.statusCode()).isEqualTo(200);
+    assertThat(status.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+    JsonNode unit = new ObjectMapper().readTree(status.body()).path("units").get(0);
+    assertThat(unit.path("unit").asText()).isEqualTo("inventory.hosts");
+    assertThat(unit.path("last_outcome").asText()).isEqualTo("succeeded");
+    assertThat(unit.path("last_success").asText()).isEqualTo(unit.path("last_tick_end").asText());
+    assertThat(unit.path("last_failure").isNull()).isTrue();
+    assertThat(unit.path("running_since").isNull()).isTrue();
+    assertThat(unit.path("checkpoint").path("kind").asText()).isEqualTo("file");
+    assertThat(unit.path("checkpoint").path("description").asText()).contains("a.ndjson");
+  }
+
+  @Test
+  void statusHoldsNoSecret() throws Exception {
+    writeDataTouchingEveryMetric();
+    start(everyMetric());
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> get("/status").body().contains("\"last_outcome\":\"failed\""));
+
+    assertThat(get("/status").body()).doesNotContain("hunter2").doesNotContain(RECORD_MARKER);
   }
 
   private void writeDataTouchingEveryMetric() {

@@ -69,6 +69,53 @@ public final class FileCursorStore implements CursorStore {
     }
   }
 
+  /**
+   * What {@code key}'s checkpoint file holds, for an operator: unlike {@link #load} it logs nothing
+   * and tells a missing file from one that cannot be read.
+   */
+  public StoredCheckpoint inspect(String key) {
+    Path file = fileOf(key);
+    byte[] document;
+    Instant writtenAt;
+    try {
+      writtenAt = Files.getLastModifiedTime(file).toInstant();
+      document = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      return new StoredCheckpoint.None();
+    } catch (IOException e) {
+      return new StoredCheckpoint.Unreadable("cannot read: " + e.getClass().getSimpleName());
+    }
+    try {
+      return new StoredCheckpoint.Held(MarkCodec.decode(document), writtenAt);
+    } catch (MarkCodec.UnreadableMarkException e) {
+      return new StoredCheckpoint.Unreadable(e.getMessage());
+    }
+  }
+
+  /**
+   * Removes {@code key}'s checkpoint, so the unit's next tick starts from the beginning, and
+   * returns what it held ({@link StoredCheckpoint.None} when there was no file). A tick of the unit
+   * running meanwhile may commit again after it; stop the unit's service first to be sure.
+   *
+   * @throws CheckpointException when the file exists and cannot be removed (the message names it)
+   */
+  public StoredCheckpoint remove(String key) throws CheckpointException {
+    synchronized (locks.computeIfAbsent(key, k -> new Object())) {
+      StoredCheckpoint held = inspect(key);
+      Path file = fileOf(key);
+      try {
+        if (!Files.deleteIfExists(file)) {
+          return new StoredCheckpoint.None();
+        }
+      } catch (IOException e) {
+        throw new CheckpointException("removing cursor " + file + " failed: " + e.getMessage(), e);
+      }
+      syncDirectory();
+      reported.remove(key);
+      return held;
+    }
+  }
+
   private Optional<Mark> unreadable(String key, Path file, String problem) {
     if (!problem.equals(reported.put(key, problem))) {
       LOG.warn(

@@ -1,6 +1,8 @@
 package dfe.fetcher.runtime.metrics;
 
 import dfe.fetcher.core.metrics.MetricNames;
+import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.runtime.tick.BoundUnit;
 import dfe.fetcher.runtime.tick.TickMetrics;
 import dfe.fetcher.source.SourceMetrics;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -137,6 +139,36 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
             .labelNames("source")
             .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
             .register(registry);
+  }
+
+  /**
+   * Creates, at 0, every series the driver moves for {@code unit}, so it is exposed before its
+   * first event: records landed on its topic, rows filtered out and not judged, dead letters
+   * (reasons {@code oversize} and {@code refused}, or their {@code *_dropped} forms when {@code
+   * deadLettersKept} is false), tick failures and durations; for a dump its snapshots (complete and
+   * aborted), row frames and oversize stubs; for a unit that commits a checkpoint its commits.
+   * Series only a source moves (a REST unit's pages, a file dump's skipped files) appear with their
+   * first event.
+   */
+  public void registerAtZero(BoundUnit unit, boolean deadLettersKept) {
+    String store = unit.store();
+    records.labelValues(store, unit.topic());
+    filtered.labelValues(store);
+    filterErrors.labelValues(store);
+    String dropped = deadLettersKept ? "" : "_dropped";
+    deadLetters.labelValues(store, "oversize" + dropped);
+    deadLetters.labelValues(store, "refused" + dropped);
+    tickFailures.labelValues(store);
+    tickDuration.labelValues(store);
+    if (unit.spec().shape() == Shape.DUMP) {
+      snapshots.labelValues(store, "complete");
+      snapshots.labelValues(store, "aborted");
+      snapshotRows.labelValues(store);
+      snapshotStubs.labelValues(store);
+    }
+    if (unit.markKind().isPresent()) {
+      checkpointCommits.labelValues(store);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package dfe.fetcher.runtime.schedule;
 import dfe.fetcher.runtime.tick.BoundUnit;
 import dfe.fetcher.runtime.tick.TickOutcome;
 import dfe.fetcher.runtime.tick.UnitRunner;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,6 +47,8 @@ public final class Scheduler implements AutoCloseable {
 
   private final UnitRunner runner;
   private final Duration grace;
+  private final Clock clock;
+  private final TickHistory history = new TickHistory();
   private final ScheduledThreadPoolExecutor executor;
   private final Map<String, ScheduledFuture<?>> schedules = new ConcurrentHashMap<>();
   private final Map<String, ReentrantLock> runs = new ConcurrentHashMap<>();
@@ -58,11 +61,22 @@ public final class Scheduler implements AutoCloseable {
   private volatile long stopRequestedAt;
 
   public Scheduler(UnitRunner runner, int maxConcurrentFetches, Duration grace) {
+    this(runner, maxConcurrentFetches, grace, Clock.systemUTC());
+  }
+
+  /** A scheduler whose {@link #history} tells times by {@code clock}. */
+  public Scheduler(UnitRunner runner, int maxConcurrentFetches, Duration grace, Clock clock) {
     this.runner = runner;
     this.grace = grace;
+    this.clock = clock;
     this.executor = new ScheduledThreadPoolExecutor(maxConcurrentFetches, namedThreads());
     this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     this.executor.setRemoveOnCancelPolicy(true);
+  }
+
+  /** Each unit's last tick and each scheduled connection's next run. */
+  public TickHistory history() {
+    return history;
   }
 
   /** Schedules every job, each starting now. */
@@ -72,6 +86,7 @@ public final class Scheduler implements AutoCloseable {
 
   /** Schedules {@code job}, starting now; its connection must not be scheduled already. */
   public void schedule(ConnectionJob job) {
+    history.nextRunAt(job.connection(), clock.instant());
     ScheduledFuture<?> schedule =
         executor.scheduleWithFixedDelay(
             () -> runScheduled(job), 0, job.interval().toMillis(), TimeUnit.MILLISECONDS);
@@ -96,6 +111,7 @@ public final class Scheduler implements AutoCloseable {
     if (schedule != null) {
       schedule.cancel(false);
     }
+    history.noNextRun(connection);
     ConnectionJob job = scheduledJobs.remove(connection);
     if (job != null) {
       // Retired before cancelled: a unit starting now either sees it or is cancelled below.
@@ -197,7 +213,12 @@ public final class Scheduler implements AutoCloseable {
    */
   private void runScheduled(ConnectionJob job) {
     try {
+      history.noNextRun(job.connection());
       runConnection(job);
+      if (stopRequestedAt == 0 && !retired.contains(job)) {
+        // scheduleWithFixedDelay starts the next run one interval after this one returns.
+        history.nextRunAt(job.connection(), clock.instant().plus(job.interval()));
+      }
     } catch (InterruptedException e) {
       // Stopping while waiting for the connection's previous run: nothing ran.
       Thread.currentThread().interrupt();
@@ -224,7 +245,9 @@ public final class Scheduler implements AutoCloseable {
             || retired.contains(job)) {
           break;
         }
+        history.tickStarted(unit.store(), clock.instant());
         TickOutcome outcome = runner.runTick(unit, () -> retired.contains(job));
+        history.tickEnded(unit.store(), clock.instant(), outcome);
         outcomes.put(unit.store(), outcome);
         if (outcome instanceof TickOutcome.Stopped) {
           break;

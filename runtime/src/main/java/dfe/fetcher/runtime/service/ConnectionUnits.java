@@ -52,11 +52,17 @@ public final class ConnectionUnits implements AutoCloseable {
               config.topicOf(connection, unit),
               config.sourceNameOf(connection, unit),
               opened.source(unit.unit()),
-              config.instanceId() + "." + connection.id() + "." + unit.unit(),
+              cursorKeyOf(config, connection, unit),
               filter,
               unit.markKind()));
     }
     return new ConnectionUnits(opened, units);
+  }
+
+  /** {@code <instance>.<connection>.<unit>}: the key of the unit's checkpoint. */
+  public static String cursorKeyOf(
+      FetcherConfig config, ConnectionConfig connection, SourceUnit unit) {
+    return config.instanceId() + "." + connection.id() + "." + unit.unit();
   }
 
   /** The connection's own filter, compiled; keeps every row when it has none. */

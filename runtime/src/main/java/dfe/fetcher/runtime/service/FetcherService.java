@@ -7,6 +7,7 @@ import dfe.fetcher.runtime.cursor.FileCursorStore;
 import dfe.fetcher.runtime.metrics.FetcherMetrics;
 import dfe.fetcher.runtime.schedule.ConnectionJob;
 import dfe.fetcher.runtime.schedule.Scheduler;
+import dfe.fetcher.runtime.tick.BoundUnit;
 import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.runtime.tick.RowFilterStage;
 import dfe.fetcher.runtime.tick.TickContext;
@@ -21,8 +22,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -45,6 +48,7 @@ public final class FetcherService implements AutoCloseable {
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final Map<String, Wired> wired = new LinkedHashMap<>();
   private final Scheduler scheduler;
+  private final FileCursorStore cursors;
   private volatile boolean started;
 
   /** One enabled connection as it runs: its job, its filter, and what it opened. */
@@ -60,19 +64,14 @@ public final class FetcherService implements AutoCloseable {
     this.transport = transport;
     this.metrics = new FetcherMetrics();
     this.runtime = new SourceRuntime(clock, config.oversize(), metrics);
-    TickContext context =
-        TickContext.of(
-            config,
-            transport,
-            new FileCursorStore(config.checkpointDirectory(), clock),
-            metrics,
-            clock,
-            stopping::get);
+    this.cursors = new FileCursorStore(config.checkpointDirectory(), clock);
+    TickContext context = TickContext.of(config, transport, cursors, metrics, clock, stopping::get);
     this.scheduler =
         new Scheduler(
             new UnitRunner(context),
             config.scheduler().maxConcurrentFetches(),
-            config.scheduler().stopGrace());
+            config.scheduler().stopGrace(),
+            clock);
     for (ConnectionConfig connection : config.connections()) {
       if (connection.enabled()) {
         wired.put(connection.id(), wire(config, connection, filterOf(connection)));
@@ -113,6 +112,54 @@ public final class FetcherService implements AutoCloseable {
   /** Runs every enabled unit once; the outcome of each, keyed by store. */
   public Map<String, TickOutcome> runOnce() throws InterruptedException {
     return scheduler.runOnce(jobs());
+  }
+
+  /**
+   * Runs the enabled units among {@code stores} once, each connection's in configuration order; the
+   * outcome of each, keyed by store. A store that names no enabled unit runs nothing: the caller
+   * checks names against {@link #stores} first.
+   */
+  public Map<String, TickOutcome> runUnitsOnce(Set<String> stores) throws InterruptedException {
+    List<ConnectionJob> chosen = new ArrayList<>();
+    for (ConnectionJob job : jobs()) {
+      List<BoundUnit> units =
+          job.units().stream().filter(unit -> stores.contains(unit.store())).toList();
+      if (!units.isEmpty()) {
+        chosen.add(new ConnectionJob(job.connection(), job.interval(), units));
+      }
+    }
+    return scheduler.runOnce(chosen);
+  }
+
+  /** Every enabled unit's store, in configuration order. */
+  public synchronized List<String> stores() {
+    return jobs().stream().flatMap(job -> job.units().stream()).map(BoundUnit::store).toList();
+  }
+
+  /**
+   * What the service knows of each enabled unit now: its last tick and success, its connection's
+   * next run, and its checkpoint as the file holds it. Safe to call from any thread.
+   */
+  public List<UnitStatus> status() {
+    List<Wired> running;
+    synchronized (this) {
+      running = List.copyOf(wired.values());
+    }
+    List<UnitStatus> status = new ArrayList<>();
+    for (Wired connection : running) {
+      String id = connection.connection().id();
+      for (BoundUnit unit : connection.job().units()) {
+        status.add(
+            new UnitStatus(
+                unit.store(),
+                id,
+                unit.spec().shape().name().toLowerCase(Locale.ROOT),
+                scheduler.history().of(unit.store()),
+                scheduler.history().nextRunOf(id),
+                unit.markKind().map(kind -> cursors.inspect(unit.cursorKey()))));
+      }
+    }
+    return status;
   }
 
   private synchronized List<ConnectionJob> jobs() {
@@ -221,6 +268,9 @@ public final class FetcherService implements AutoCloseable {
     AtomicReference<RowFilterStage> filter = new AtomicReference<>(initialFilter);
     ConnectionUnits units =
         ConnectionUnits.wire(config, connection, runtime, filter::get, store -> true);
+    // Every series a unit's ticks move exists from the start, at 0, so an alert on a rate or an
+    // increase sees the unit before its first event.
+    units.units().forEach(unit -> metrics.registerAtZero(unit, config.dlq().enabled()));
     return new Wired(
         connection,
         new ConnectionJob(connection.id(), config.intervalOf(connection), units.units()),
