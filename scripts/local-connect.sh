@@ -276,6 +276,7 @@ start_background() {
   (cd "$REPO_DIR" && exec nohup "$JAVA" "${JAVA_OPTS[@]}" -cp "$LIB_DIR/*" "$MAIN_CLASS" "$CONFIG") \
     >"$WORKER_LOG" 2>&1 </dev/null &
   local pid=$!
+  disown "$pid" # no "Killed" job report from bash if the failure path below has to SIGKILL it
   printf '%s\n' "$pid" >"$PID_FILE"
 
   # Ready = GET /health answers 200: the herder has joined the group and read the config topic,
@@ -294,7 +295,9 @@ start_background() {
       failed="it was not ready after ${START_TIMEOUT}s (raise DFE_CONNECT_START_TIMEOUT)"
     fi
     if [[ -n $failed ]]; then
-      kill "$pid" 2>/dev/null || true
+      # A failed herder calls System.exit from its own thread, and the shutdown hook then waits
+      # for that thread: the JVM can take minutes to go. Give it 10 s, then SIGKILL.
+      terminate "$pid" 10
       rm -f "$PID_FILE"
       grep -n -A 8 'Uncaught exception in herder work thread' "$WORKER_LOG" >&2 || tail -n 30 "$WORKER_LOG" >&2 || true
       die "the worker did not start: $failed; stopped it (log: $WORKER_LOG)"
@@ -304,6 +307,19 @@ start_background() {
   log "Kafka Connect is up (pid $pid, broker $BOOTSTRAP, plugin.path $PLUGIN_PATH); stop it with: $0 --stop"
   # The only line on stdout, so CONNECT=$(scripts/local-connect.sh --background) works.
   printf 'http://%s:%s\n' "$HOST" "$PORT"
+}
+
+# SIGTERM to $1, then SIGKILL if it is still running after $2 seconds.
+terminate() {
+  local pid=$1 grace=$2 i
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < grace * 2; i++)); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.5
+  done
+  log "still running after ${grace}s; sending SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+  sleep 1
 }
 
 stop_background() {
@@ -318,17 +334,7 @@ stop_background() {
     return 0
   fi
   log "stopping Kafka Connect (pid $pid)..."
-  kill -TERM "$pid"
-  local i
-  for ((i = 0; i < 60; i++)); do # stopping the tasks and leaving the group takes a few seconds
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.5
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "still running after 30s; sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-    sleep 1
-  fi
+  terminate "$pid" 30 # stopping the tasks and leaving the group takes a few seconds
   rm -f "$PID_FILE"
   log "stopped"
 }
