@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dfe.fetcher.snapshots.apply.PostgresSchema;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -87,6 +89,30 @@ class ApplyFromKafkaTest {
     Map<TopicPartition, OffsetAndMetadata> end = committed();
     assertThat(end.values().stream().mapToLong(OffsetAndMetadata::offset).sum())
         .isEqualTo(first.lines().size() + secondLines.size());
+  }
+
+  @Test
+  void aRefusedSnapshotHoldsTheOffsetsSoARerunWithColumnsThatFitAppliesIt() throws Exception {
+    String topic = "apply-refused-" + schema.name();
+    fixture.kafka().createTopic(topic, 1, Map.of());
+    SnapshotFrames first = hosts(1, "a", "b");
+    fixture.produce(topic, 1, first.lines());
+
+    CommandRun refused = apply(topic, "--columns", "/id=n:bigint");
+
+    assertThat(refused.exitCode()).as(refused.err()).isNotZero();
+    assertThat(refused.outLines()).first().asString().startsWith("refused snapshot=" + first.id());
+    // The refused run created the table with its columns: the operator drops it to change them.
+    try (Connection connection = PostgresSchema.connect();
+        Statement sql = connection.createStatement()) {
+      sql.execute("DROP TABLE " + schema.table("hosts"));
+    }
+
+    CommandRun rerun = apply(topic);
+
+    assertThat(rerun.exitCode()).as(rerun.err()).isZero();
+    assertThat(rerun.outLines()).first().asString().startsWith("applied snapshot=" + first.id());
+    assertThat(schema.rows("hosts")).containsOnlyKeys("a", "b");
   }
 
   @Test

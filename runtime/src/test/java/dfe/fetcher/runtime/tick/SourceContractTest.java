@@ -306,7 +306,7 @@ class SourceContractTest {
 
     runner.cancelAll("stopping");
 
-    assertThat(tick.get(2, TimeUnit.SECONDS)).isEqualTo(new TickOutcome.Stopped());
+    assertThat(tick.get(2, TimeUnit.SECONDS)).isEqualTo(new TickOutcome.Stopped(true));
     assertThat(landing.jsonLines(TOPIC))
         .extracting(frame -> frame.get("kind").asText())
         .doesNotContain("end");
@@ -375,7 +375,7 @@ class SourceContractTest {
 
     runner.cancelConnection("inventory", "reload");
 
-    assertThat(tick.get(2, TimeUnit.SECONDS)).isEqualTo(new TickOutcome.Stopped());
+    assertThat(tick.get(2, TimeUnit.SECONDS)).isEqualTo(new TickOutcome.Stopped(true));
     assertThat(Files.exists(landing.cursors.fileOf(KEY))).isFalse();
   }
 

@@ -48,6 +48,10 @@ public final class SnapshotApplier {
   private final ApplyMetrics metrics;
   private final Reassembler reassembler = Reassembler.verifyOnly();
   private final Map<String, Waiting> waiting = new HashMap<>();
+
+  /** The first offset per partition of each refused snapshot no newer one has replaced. */
+  private final Map<String, Map<Integer, Long>> refusedFirstOffsets = new HashMap<>();
+
   private final Set<String> done = new HashSet<>();
   private Optional<TargetTable.Held> held;
   private int partition = -1;
@@ -201,6 +205,7 @@ public final class SnapshotApplier {
               "status=not-newer table_holds=" + swapped.detail());
         }
         case REFUSED -> {
+          holdOffsets(candidate);
           finish(candidate);
           unapplied++;
           line("refused", candidate.id, candidate.store, "reason=\"" + swapped.detail() + "\"");
@@ -238,12 +243,22 @@ public final class SnapshotApplier {
    */
   public Map<Integer, Long> committable(Map<Integer, Long> positions) {
     Map<Integer, Long> committable = new HashMap<>(positions);
-    for (Waiting snapshot : waiting.values()) {
-      snapshot.firstOffsets.forEach(
+    List<Map<Integer, Long>> holds = new ArrayList<>(refusedFirstOffsets.values());
+    waiting.values().forEach(snapshot -> holds.add(snapshot.firstOffsets));
+    for (Map<Integer, Long> firstOffsets : holds) {
+      firstOffsets.forEach(
           (p, first) ->
               committable.computeIfPresent(p, (key, position) -> Math.min(position, first)));
     }
     return committable;
+  }
+
+  /**
+   * A refused snapshot holds the offsets at its first frame until a newer snapshot is swapped in: a
+   * rerun with columns that fit its rows reads it again instead of finding nothing to do.
+   */
+  private void holdOffsets(Waiting snapshot) {
+    refusedFirstOffsets.put(snapshot.id, Map.copyOf(snapshot.firstOffsets));
   }
 
   /** Snapshots swapped in so far. */
@@ -285,9 +300,11 @@ public final class SnapshotApplier {
       }
     }
     staging.dropNotNewerThan(appliedId);
+    refusedFirstOffsets.keySet().removeIf(id -> SnapshotOrder.compare(id, appliedId) < 0);
   }
 
   private void refuse(Waiting snapshot) throws SQLException {
+    holdOffsets(snapshot);
     finish(snapshot);
     unapplied++;
     line("refused", snapshot.id, snapshot.store, "reason=\"" + snapshot.refusal + "\"");
