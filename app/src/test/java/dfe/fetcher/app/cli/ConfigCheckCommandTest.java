@@ -251,6 +251,31 @@ class ConfigCheckCommandTest {
   }
 
   @Test
+  void aRestTokenThatCannotBeReadIsRefusedAsEveryTickWouldFailOnIt() {
+    Path config =
+        workspace.config(
+            FetcherWorkspace.HEADER
+                + """
+                sources:
+                  rest:
+                    gh:
+                      profile: github-issues
+                      topic: github
+                      vars: {owner: acme, repo: fetcher}
+                      auth: {mode: bearer, token: env:DFE_TEST_UNSET_TOKEN}
+                """);
+
+    CliRun check = CliRun.of("config-check", "--config", config.toString());
+
+    assertThat(check.exitCode()).isEqualTo(2);
+    assertThat(check.errLines())
+        .singleElement()
+        .asString()
+        .endsWith(
+            "sources.rest.gh.auth.token: environment variable DFE_TEST_UNSET_TOKEN is not set");
+  }
+
+  @Test
   void withTheFileOutputTheKafkaPropertiesAreListedAndTheirUnreadableSecretsNotRequired() {
     Path config =
         workspace.config(

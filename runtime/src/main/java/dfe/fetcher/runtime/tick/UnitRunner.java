@@ -103,10 +103,7 @@ public final class UnitRunner {
       }
       // A decoder class that fails to load or a runaway recursion is this unit's failure, not
       // the scheduler's: the connection's other units and later ticks still run.
-      String where =
-          tick.openSeq().isPresent()
-              ? " (open snapshot at seq " + tick.openSeq().getAsLong() + ", left without an end)"
-              : "";
+      String where = tick.openSeq().isPresent() ? openSnapshot(tick.openSeq().getAsLong()) : "";
       tick.abort();
       context.metrics().tickFailed(unit.store());
       boolean expected = e instanceof SourceException || e instanceof LandingFailedException;
@@ -139,10 +136,7 @@ public final class UnitRunner {
 
   private TickOutcome outOfMemory(BoundUnit unit, UnitTick tick, OutOfMemoryError error) {
     try {
-      String where =
-          tick.openSeq().isPresent()
-              ? " (open snapshot at seq " + tick.openSeq().getAsLong() + ", left without an end)"
-              : "";
+      String where = tick.openSeq().isPresent() ? openSnapshot(tick.openSeq().getAsLong()) : "";
       tick.abort();
       context.metrics().tickFailed(unit.store());
       String reason = "out of memory (" + error.getMessage() + "); retried on the unit's interval";
@@ -210,6 +204,17 @@ public final class UnitRunner {
 
   private static double seconds(long startedNanos) {
     return (System.nanoTime() - startedNanos) / 1e9;
+  }
+
+  /**
+   * What became of the dump a failure cut: its rows numbered so far were read, not all landed (a
+   * batch still buffered or in flight is dropped), so no seq is named as if it had.
+   */
+  private static String openSnapshot(long rowsRead) {
+    return " (snapshot left open without an end after "
+        + rowsRead
+        + (rowsRead == 1 ? " row" : " rows")
+        + " read; rows not yet acknowledged did not land)";
   }
 
   /** One line per unit and tick, whatever its outcome, when the filter could not judge a row. */
