@@ -67,17 +67,19 @@ final class DumpStore implements RowSource {
             store.query(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
       statement.setFetchSize(Dialect.FETCH_SIZE);
       statement.setQueryTimeout(database.settings().queryTimeoutSecs());
-      try (Cancellation.Registration cancel =
-              StoreTransaction.cancelledWithTheTick(cancellation, statement);
-          ResultSet rows = statement.executeQuery()) {
-        cancellation.throwIfCancelled();
-        RecordWriter writer = writerFor(rows);
-        sink.beginPart(total);
-        String origin = name;
-        while (rows.next()) {
-          sink.row(Row.ofDump(writer.write(rows), clock.millis(), origin));
-        }
-      }
+      OptionalLong counted = total;
+      StoreTransaction.query(
+          statement,
+          cancellation,
+          rows -> {
+            RecordWriter writer = writerFor(rows);
+            sink.beginPart(counted);
+            String origin = name;
+            while (rows.next()) {
+              sink.row(Row.ofDump(writer.write(rows), clock.millis(), origin));
+            }
+            return null;
+          });
     }
     // A cancelled statement may end as if it had finished (MariaDB's SLEEP returns 1 when killed,
     // a driver may end the rows early): never end a cancelled dump.
@@ -91,15 +93,16 @@ final class DumpStore implements RowSource {
   }
 
   private long count(Connection connection, Dialect dialect, Cancellation cancellation)
-      throws SQLException {
+      throws SQLException, SourceException, InterruptedException {
     try (PreparedStatement statement = connection.prepareStatement(dialect.count(store.query()))) {
       statement.setQueryTimeout(database.settings().queryTimeoutSecs());
-      try (Cancellation.Registration cancel =
-              StoreTransaction.cancelledWithTheTick(cancellation, statement);
-          ResultSet rows = statement.executeQuery()) {
-        rows.next();
-        return rows.getLong(1);
-      }
+      return StoreTransaction.query(
+          statement,
+          cancellation,
+          rows -> {
+            rows.next();
+            return rows.getLong(1);
+          });
     }
   }
 }

@@ -111,24 +111,23 @@ final class KeysetTail implements RowSource {
       if (cutoff.isPresent()) {
         statement.setObject(parameter, cutoff.get());
       }
-      try (Cancellation.Registration cancel =
-              StoreTransaction.cancelledWithTheTick(cancellation, statement);
-          ResultSet rows = statement.executeQuery()) {
-        // A killed query may answer as if it had finished (MariaDB's SLEEP returns 1).
-        cancellation.throwIfCancelled();
-        Columns columns = Columns.ofQuery(rows, database.settings().dialect(), name);
-        int[] keyColumns = keyColumns(columns, key);
-        RecordWriter writer = new RecordWriter(columns, store.zone(), dialect);
-        int count = 0;
-        Optional<KeysetMark> last = after;
-        while (rows.next()) {
-          KeysetMark mark = KeyValues.read(rows, columns, keyColumns, dialect);
-          sink.row(new Row(writer.write(rows), clock.millis(), Optional.of(mark), name));
-          last = Optional.of(mark);
-          count++;
-        }
-        return new PageRead(count, last);
-      }
+      return StoreTransaction.query(
+          statement,
+          cancellation,
+          rows -> {
+            Columns columns = Columns.ofQuery(rows, database.settings().dialect(), name);
+            int[] keyColumns = keyColumns(columns, key);
+            RecordWriter writer = new RecordWriter(columns, store.zone(), dialect);
+            int count = 0;
+            Optional<KeysetMark> last = after;
+            while (rows.next()) {
+              KeysetMark mark = KeyValues.read(rows, columns, keyColumns, dialect);
+              sink.row(new Row(writer.write(rows), clock.millis(), Optional.of(mark), name));
+              last = Optional.of(mark);
+              count++;
+            }
+            return new PageRead(count, last);
+          });
     }
   }
 
@@ -159,12 +158,12 @@ final class KeysetTail implements RowSource {
     Columns columns;
     // Registered for cancellation too: MariaDB runs the derived table even under WHERE 1 = 0.
     try (PreparedStatement statement =
-            connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0");
-        Cancellation.Registration cancel =
-            StoreTransaction.cancelledWithTheTick(cancellation, statement);
-        ResultSet rows = statement.executeQuery()) {
-      cancellation.throwIfCancelled();
-      columns = Columns.ofQuery(rows, database.settings().dialect(), name);
+        connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0")) {
+      columns =
+          StoreTransaction.query(
+              statement,
+              cancellation,
+              rows -> Columns.ofQuery(rows, database.settings().dialect(), name));
     }
     List<String> labels = new ArrayList<>();
     for (String wanted : store.key()) {

@@ -3,6 +3,8 @@ package dfe.fetcher.jdbc;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -50,10 +52,38 @@ final class StoreTransaction {
     }
   }
 
-  /** Cancels {@code statement} when the tick is cancelled, until the registration is closed. */
-  static Cancellation.Registration cancelledWithTheTick(
-      Cancellation cancellation, Statement statement) {
-    return cancellation.onCancel(() -> cancel(statement));
+  /** What reads a query's rows. */
+  @FunctionalInterface
+  interface RowsReader<T> {
+    T read(ResultSet rows) throws SQLException, SourceException, InterruptedException;
+  }
+
+  /**
+   * Runs {@code statement}'s query and hands its rows to {@code reader}, with the tick's
+   * cancellation registered on the statement. Cancellation is checked once registered (a cancel
+   * that came before reaches no running statement) and again once the query answered (a killed
+   * query may answer as if it had finished). When reading fails, whatever the cause (the sink
+   * refused a row, a value could not be mapped), the statement is cancelled before it is closed:
+   * closing a result set half read makes some drivers (MariaDB's) read the rest of it first.
+   */
+  static <T> T query(PreparedStatement statement, Cancellation cancellation, RowsReader<T> reader)
+      throws SQLException, SourceException, InterruptedException {
+    try (Cancellation.Registration registered = cancellation.onCancel(() -> cancel(statement))) {
+      cancellation.throwIfCancelled();
+      try (ResultSet rows = statement.executeQuery()) {
+        cancellation.throwIfCancelled();
+        try {
+          return reader.read(rows);
+        } catch (SQLException
+            | SourceException
+            | InterruptedException
+            | RuntimeException
+            | Error failure) {
+          cancel(statement);
+          throw failure;
+        }
+      }
+    }
   }
 
   /**

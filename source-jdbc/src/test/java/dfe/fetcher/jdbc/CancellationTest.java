@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.Row;
 import dfe.fetcher.jdbc.TestDatabase.Engine;
 import dfe.fetcher.source.OpenConnection;
 import java.sql.Connection;
@@ -16,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -49,6 +51,39 @@ class CancellationTest {
     DbStore tail =
         TestDatabase.tail("slow", "SELECT 1 AS id, " + sleep + " AS slept", List.of("id"), 10, 1);
     assertCancelledPromptly(tail, engine);
+  }
+
+  @Test
+  void aDumpTheSinkRefusesMidwayCancelsItsQueryInsteadOfReadingTheRest() throws Exception {
+    database = TestDatabase.create(Engine.MARIADB);
+    // 100 million rows: closing the result set without a cancel reads them all (about 20 s here).
+    DbStore huge = TestDatabase.dump("huge", "SELECT seq AS id FROM seq_1_to_100000000");
+    RecordingSink refusing =
+        new RecordingSink() {
+          @Override
+          public void row(Row row) throws InterruptedException {
+            super.row(row);
+            if (records().size() == 10) {
+              throw new IllegalStateException("the output refused the batch");
+            }
+          }
+        };
+    try (OpenConnection open = database.open(huge)) {
+      CompletableFuture<Throwable> read =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  open.source("huge").read(Optional.empty(), refusing, new Cancellation());
+                  return null;
+                } catch (Exception | Error e) {
+                  return e;
+                }
+              });
+
+      assertThat(read.get(5, TimeUnit.SECONDS))
+          .as("the failure reaches the tick without the rest of the rows being read first")
+          .isInstanceOf(IllegalStateException.class);
+    }
   }
 
   private void assertCancelledPromptly(DbStore store, Engine engine) throws Exception {
