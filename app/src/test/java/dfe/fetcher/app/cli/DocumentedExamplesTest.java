@@ -246,7 +246,7 @@ class DocumentedExamplesTest {
         launcher,
         "#!/usr/bin/env bash\nexec \""
             + ProcessHandle.current().info().command().orElse("java")
-            + "\" -cp \"$DFE_TEST_CLASSPATH\" DfeFetcher \"$@\"\n");
+            + "\" -cp \"$DFE_TEST_CLASSPATH\" dfe.fetcher.app.cli.DfeFetcher \"$@\"\n");
     launcher.toFile().setExecutable(true);
     return clone;
   }
