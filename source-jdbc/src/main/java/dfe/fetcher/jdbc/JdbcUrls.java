@@ -9,22 +9,50 @@ import java.util.regex.Pattern;
  */
 public final class JdbcUrls {
 
-  private static final Pattern USER_INFO = Pattern.compile("(//[^/@?;]*?:)[^/@?;]*@");
-
   /** Oracle's {@code jdbc:oracle:thin:scott/tiger@host:1521/svc}. */
   private static final Pattern ORACLE_USER_PASSWORD =
       Pattern.compile("(?i)(jdbc:oracle:[a-z0-9]+:[^/@:]+/)[^@]*@");
 
+  /** A parameter whose name says password, secret, key or token, in any driver's spelling. */
   private static final Pattern SECRET_PARAMETER =
       Pattern.compile(
-          "(?i)([?&;](?:password|pwd|passwd|secret|token|sslpassword|sslkey|accesstoken|apikey)\\s*=)[^&;]*");
+          "(?i)([?&;]\\s*[a-z0-9_.\\-]*(?:password|passwd|pwd|secret|key|token)[a-z0-9_.\\-]*\\s*=)[^&;]*");
 
   private JdbcUrls() {}
 
   /** {@code url} with every password-like part replaced by {@code ***}. */
   public static String masked(String url) {
-    String masked = USER_INFO.matcher(url).replaceAll("$1***@");
+    String masked = withoutUserInfoPassword(url);
     masked = ORACLE_USER_PASSWORD.matcher(masked).replaceAll("$1***@");
     return SECRET_PARAMETER.matcher(masked).replaceAll("$1***");
+  }
+
+  /**
+   * {@code //user:password@host} with the password masked, whatever it holds ({@code /} included):
+   * the user info is what precedes the last {@code @} before the query ({@code ?} or {@code ;}), so
+   * an {@code @} inside a parameter value is not mistaken for it.
+   */
+  private static String withoutUserInfoPassword(String url) {
+    int authority = url.indexOf("//");
+    if (authority < 0) {
+      return url;
+    }
+    int start = authority + 2;
+    int query = url.length();
+    for (char end : new char[] {'?', ';'}) {
+      int at = url.indexOf(end, start);
+      if (at >= 0) {
+        query = Math.min(query, at);
+      }
+    }
+    int userInfoEnd = url.lastIndexOf('@', query - 1);
+    if (userInfoEnd < start) {
+      return url;
+    }
+    int colon = url.indexOf(':', start);
+    if (colon < 0 || colon > userInfoEnd) {
+      return url;
+    }
+    return url.substring(0, colon + 1) + "***" + url.substring(userInfoEnd);
   }
 }

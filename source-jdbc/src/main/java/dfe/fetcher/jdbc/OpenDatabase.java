@@ -34,8 +34,9 @@ final class OpenDatabase implements OpenConnection {
     HikariConfig config = new HikariConfig();
     config.setPoolName("dfe-" + connection.id());
     passwordInUse = connection.password().map(Secret::reveal).orElse(null);
-    Map<String, String> properties = new LinkedHashMap<>();
-    connection.properties().forEach((name, value) -> properties.put(name, value.reveal()));
+    Map<String, String> configured = new LinkedHashMap<>();
+    connection.properties().forEach((name, value) -> configured.put(name, value.reveal()));
+    Map<String, String> properties = DriverDefaults.with(connection.dialect(), configured);
     this.dataSource =
         new RedactingDataSource(
             connection.url(), connection.user(), passwordInUse, properties, redaction);

@@ -23,6 +23,14 @@ class JdbcUrlsTest {
         "jdbc:h2:mem:w;USER=sa;PASSWORD=s3cret | jdbc:h2:mem:w;USER=sa;PASSWORD=***",
         "jdbc:oracle:thin:scott/tiger@db:1521/svc | jdbc:oracle:thin:scott/***@db:1521/svc",
         "jdbc:mariadb://db/x?sslPassword=k3y&user=u | jdbc:mariadb://db/x?sslPassword=***&user=u",
+        "jdbc:postgresql://crm:pa/ss@db/crm | jdbc:postgresql://crm:***@db/crm",
+        "jdbc:mysql://db/x?keyStorePassword=k1&trustStorePassword=k2"
+            + " | jdbc:mysql://db/x?keyStorePassword=***&trustStorePassword=***",
+        "jdbc:mysql://db/x?trustCertificateKeyStorePassword=k3&user=u"
+            + " | jdbc:mysql://db/x?trustCertificateKeyStorePassword=***&user=u",
+        "jdbc:snowflake://a.b/?private_key_file_pwd=k4 | jdbc:snowflake://a.b/?private_key_file_pwd=***",
+        "jdbc:awsathena://x;SecretAccessKey=k5;User=u | jdbc:awsathena://x;SecretAccessKey=***;User=u",
+        "jdbc:postgresql://db/crm?user=a@b&password=s | jdbc:postgresql://db/crm?user=a@b&password=***",
       })
   void passwordsAreMasked(String url, String masked) {
     assertThat(JdbcUrls.masked(url)).isEqualTo(masked);
