@@ -6,6 +6,7 @@ import java.math.BigInteger;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -78,17 +79,33 @@ final class KeyValues {
     return value;
   }
 
-  /** Binds {@code value} at {@code parameter} with its own SQL type. */
-  static void bind(PreparedStatement statement, int parameter, KeysetMark.Value value)
+  /**
+   * Binds {@code value} at {@code parameter} with its own SQL type, as {@code dialect}'s driver
+   * needs it: never through the JVM's zone, never as a type the column cannot be compared with.
+   */
+  static void bind(
+      PreparedStatement statement, int parameter, KeysetMark.Value value, Dialect dialect)
       throws SQLException {
     if (value instanceof KeysetMark.IntegerValue integer) {
       statement.setLong(parameter, integer.value());
     } else if (value instanceof KeysetMark.DecimalValue decimal) {
       statement.setBigDecimal(parameter, decimal.value());
     } else if (value instanceof KeysetMark.StringValue string) {
-      statement.setString(parameter, string.value());
+      if (dialect == Dialect.POSTGRES) {
+        // Untyped, so PostgreSQL takes the key column's own type (uuid, enum, inet, text):
+        // a varchar parameter has no comparison with a uuid column.
+        statement.setObject(parameter, string.value(), Types.OTHER);
+      } else {
+        statement.setString(parameter, string.value());
+      }
     } else if (value instanceof KeysetMark.TimestampValue timestamp) {
-      statement.setObject(parameter, OffsetDateTime.ofInstant(timestamp.value(), ZoneOffset.UTC));
+      if (dialect == Dialect.MYSQL) {
+        // The session's zone is UTC (set when the pool connects): a TIMESTAMP is compared as UTC
+        // wall time. Connector/J turns an OffsetDateTime into the JVM zone's wall time instead.
+        statement.setObject(parameter, LocalDateTime.ofInstant(timestamp.value(), ZoneOffset.UTC));
+      } else {
+        statement.setObject(parameter, OffsetDateTime.ofInstant(timestamp.value(), ZoneOffset.UTC));
+      }
     } else if (value instanceof KeysetMark.LocalTimestampValue local) {
       statement.setObject(parameter, local.value());
     } else if (value instanceof KeysetMark.BytesValue bytes) {

@@ -105,7 +105,7 @@ final class KeysetTail implements RowSource {
       if (after.isPresent()) {
         List<KeysetMark.Value> values = after.get().values();
         for (int column : dialect.afterKeyParameters(values.size())) {
-          KeyValues.bind(statement, parameter++, values.get(column));
+          KeyValues.bind(statement, parameter++, values.get(column), dialect);
         }
       }
       if (cutoff.isPresent()) {

@@ -10,6 +10,7 @@ import dfe.fetcher.source.OpenConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TimeZone;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A keyset tail against real databases: every row once, in key order, across ticks and restarts.
@@ -117,6 +119,50 @@ class KeysetTailTest {
       RecordingSink later = read(open, "moves", checkpoint);
       assertThat(pairs(later)).containsExactly("3/2", "4/1");
       assertThat(seen).containsExactly("1/1", "1/2", "1/3", "1/4", "2/1", "2/2", "3/1");
+    }
+  }
+
+  @Test
+  void aTailOnAPostgresqlUuidKeyPagesPastItsFirstPage() throws Exception {
+    database = TestDatabase.create(Engine.POSTGRES);
+    database.execute(
+        "CREATE TABLE things (id uuid PRIMARY KEY, n integer)",
+        "INSERT INTO things SELECT ('00000000-0000-0000-0000-00000000000' || g)::uuid, g"
+            + " FROM generate_series(1, 5) g");
+    DbStore store = TestDatabase.tail("things", "SELECT * FROM things", List.of("id"), 2, 10);
+
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink sink = read(open, "things", Optional.empty());
+
+      assertThat(sink.records())
+          .extracting(record -> record.replaceAll(".*\"n\":(\\d+).*", "$1"))
+          .containsExactly("1", "2", "3", "4", "5");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"Asia/Kolkata", "America/New_York"})
+  void aMariadbTailOnATimestampKeyReadsEveryRowOnceWhateverTheJvmsZone(String zone)
+      throws Exception {
+    database = TestDatabase.create(Engine.MARIADB);
+    database.execute("CREATE TABLE stamps (at TIMESTAMP(6) NOT NULL PRIMARY KEY, n INT)");
+    for (int n = 1; n <= 8; n++) {
+      database.execute(
+          "INSERT INTO stamps VALUES (TIMESTAMP '2024-03-10 0" + n + ":30:00.000001', " + n + ")");
+    }
+    DbStore store = TestDatabase.tail("stamps", "SELECT * FROM stamps", List.of("at"), 2, 20);
+    TimeZone before = TimeZone.getDefault();
+    TimeZone.setDefault(TimeZone.getTimeZone(zone));
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink first = read(open, "stamps", Optional.empty());
+      RecordingSink again = read(open, "stamps", first.lastMark());
+
+      assertThat(first.records())
+          .extracting(record -> record.replaceAll(".*\"n\":(\\d+).*", "$1"))
+          .containsExactly("1", "2", "3", "4", "5", "6", "7", "8");
+      assertThat(again.records()).isEmpty();
+    } finally {
+      TimeZone.setDefault(before);
     }
   }
 
