@@ -12,8 +12,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -71,9 +74,12 @@ final class KeysetTail implements RowSource {
   private void readPages(
       Connection connection, Optional<KeysetMark> after, RowSink sink, Cancellation cancellation)
       throws SQLException, SourceException, InterruptedException {
-    List<String> key = keyLabels(connection, cancellation);
+    KeyColumns keyColumns = keyColumns(connection, cancellation);
+    List<String> key = keyColumns.labels();
     Optional<Object> cutoff =
-        store.settleSecs() > 0 ? Optional.of(cutoff(connection)) : Optional.empty();
+        store.settleSecs() > 0
+            ? Optional.of(cutoff(connection, keyColumns.firstKind()))
+            : Optional.empty();
     for (int page = 0; page < store.maxPagesPerTick(); page++) {
       cancellation.throwIfCancelled();
       PageRead read = page(connection, key, after, cutoff, sink, cancellation);
@@ -153,7 +159,10 @@ final class KeysetTail implements RowSource {
    * Oracle to upper case, PostgreSQL to lower) reports {@code ID} for a key written {@code id}. An
    * exact match wins, then one that differs only in case; the result is what gets quoted.
    */
-  private List<String> keyLabels(Connection connection, Cancellation cancellation)
+  /** The key columns as the result labels them, and the kind of the first (the settle column). */
+  private record KeyColumns(List<String> labels, Columns.Kind firstKind) {}
+
+  private KeyColumns keyColumns(Connection connection, Cancellation cancellation)
       throws SQLException, SourceException, InterruptedException {
     Columns columns;
     // Registered for cancellation too: MariaDB runs the derived table even under WHERE 1 = 0.
@@ -185,22 +194,51 @@ final class KeysetTail implements RowSource {
       }
       labels.add(label.get());
     }
-    return labels;
+    Columns.Kind firstKind = columns.all().get(columns.indexOf(labels.get(0)) - 1).kind();
+    return new KeyColumns(labels, firstKind);
   }
 
   /**
    * The database's now less the settle: read as an instant where the clock has a zone (PostgreSQL,
    * H2), else as the session's wall time (MySQL's session is UTC, see {@link OpenDatabase}).
    */
-  private Object cutoff(Connection connection) throws SQLException {
-    long settle = store.settleSecs();
+  /**
+   * The settle cutoff, {@code settle_secs} before the database's clock, in the form the first key
+   * column compares with: an instant for a column with a zone; the wall time in the store's {@code
+   * zone} (UTC unless it says otherwise) for one without, never the JVM's or the session's zone;
+   * the same text as SQLite stores it ({@code yyyy-MM-dd HH:mm:ss}) for a text column.
+   */
+  private Object cutoff(Connection connection, Columns.Kind keyKind) throws SQLException {
+    Instant now = databaseNow(connection);
+    Instant cutoff = now.minusSeconds(store.settleSecs());
+    Dialect dialect = database.settings().dialect();
+    LocalDateTime wall = LocalDateTime.ofInstant(cutoff, store.zone().orElse(ZoneOffset.UTC));
+    return switch (keyKind) {
+      case TIMESTAMP_WITH_ZONE ->
+          dialect == Dialect.MYSQL
+              // The session's zone is UTC: a TIMESTAMP compares as UTC wall time.
+              ? LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC)
+              : OffsetDateTime.ofInstant(cutoff, ZoneOffset.UTC);
+      case TEXT -> wall.format(SQLITE_TEXT);
+      default -> wall;
+    };
+  }
+
+  private static final DateTimeFormatter SQLITE_TEXT =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+  /**
+   * The database's clock as an instant: a zoned answer as it is; one without a zone (MariaDB's
+   * session is UTC, SQLite answers UTC text) as UTC.
+   */
+  private static Instant databaseNow(Connection connection) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement("SELECT CURRENT_TIMESTAMP");
         ResultSet rows = statement.executeQuery()) {
       rows.next();
       try {
         OffsetDateTime at = rows.getObject(1, OffsetDateTime.class);
         if (at != null) {
-          return at.minusSeconds(settle);
+          return at.toInstant();
         }
       } catch (SQLException | RuntimeException notZoned) {
         // A clock without a zone: take its wall time below.
@@ -208,12 +246,13 @@ final class KeysetTail implements RowSource {
       try {
         LocalDateTime at = rows.getObject(1, LocalDateTime.class);
         if (at != null) {
-          return at.minusSeconds(settle);
+          return at.toInstant(ZoneOffset.UTC);
         }
       } catch (SQLException | RuntimeException notATimestamp) {
         // SQLite answers with text.
       }
-      return LocalDateTime.parse(rows.getString(1).trim().replace(' ', 'T')).minusSeconds(settle);
+      return LocalDateTime.parse(rows.getString(1).trim().replace(' ', 'T'))
+          .toInstant(ZoneOffset.UTC);
     }
   }
 }

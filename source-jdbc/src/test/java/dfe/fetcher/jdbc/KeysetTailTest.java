@@ -166,6 +166,31 @@ class KeysetTailTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"Asia/Kolkata", "America/New_York"})
+  void settleHoldsBackAPostgresqlTimestampKeyYoungerThanItWhateverTheJvmsZone(String zone)
+      throws Exception {
+    database = TestDatabase.create(Engine.POSTGRES);
+    database.execute(
+        "CREATE TABLE events (at timestamp(6) NOT NULL PRIMARY KEY, n integer)",
+        // Written as UTC wall time, the store's zone when it names none.
+        "INSERT INTO events VALUES ((now() AT TIME ZONE 'UTC') - interval '2 hours', 1),"
+            + " ((now() AT TIME ZONE 'UTC') - interval '1 second', 2)");
+    DbStore store = TestDatabase.settledTail("events", "SELECT * FROM events", List.of("at"), 600);
+    TimeZone before = TimeZone.getDefault();
+    TimeZone.setDefault(TimeZone.getTimeZone(zone));
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink sink = read(open, "events", Optional.empty());
+
+      assertThat(sink.records())
+          .as("the row written a second ago is within settle_secs")
+          .extracting(record -> record.replaceAll(".*\"n\":(\\d+).*", "$1"))
+          .containsExactly("1");
+    } finally {
+      TimeZone.setDefault(before);
+    }
+  }
+
   private void insert(int from, int to) {
     database.execute(
         IntStream.rangeClosed(from, to)
