@@ -143,6 +143,18 @@ public enum Dialect {
     return sql.toString();
   }
 
+  /** A query answering one row when some row of {@code query} has a NULL in a key column. */
+  String anyNullKey(String query, List<String> key) {
+    String condition =
+        String.join(" OR ", key.stream().map(column -> column(column) + " IS NULL").toList());
+    String sql = "SELECT 1 FROM (" + query + ") dfe_q WHERE " + condition;
+    return switch (cap) {
+      case LIMIT -> sql + " LIMIT 1";
+      case FETCH_FIRST -> sql + " FETCH FIRST 1 ROWS ONLY";
+      case OFFSET_FETCH -> sql + " ORDER BY 1 OFFSET 0 ROWS FETCH NEXT 1 ROWS ONLY";
+    };
+  }
+
   /**
    * Which key value each {@code ?} of {@link #afterKeyCondition} takes, as indexes into the key:
    * {@code [0, 1]} for a row value, {@code [0, 0, 1]} for {@code k1 > ? OR (k1 = ? AND k2 > ?)}.

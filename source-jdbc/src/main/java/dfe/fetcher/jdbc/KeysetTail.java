@@ -10,6 +10,7 @@ import dfe.fetcher.core.row.SourceException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -76,6 +77,9 @@ final class KeysetTail implements RowSource {
       throws SQLException, SourceException, InterruptedException {
     KeyColumns keyColumns = keyColumns(connection, cancellation);
     List<String> key = keyColumns.labels();
+    if (keyColumns.mayBeNull()) {
+      refuseNullKeys(connection, key, cancellation);
+    }
     Optional<Object> cutoff =
         store.settleSecs() > 0
             ? Optional.of(cutoff(connection, keyColumns.firstKind()))
@@ -160,11 +164,12 @@ final class KeysetTail implements RowSource {
    * exact match wins, then one that differs only in case; the result is what gets quoted.
    */
   /** The key columns as the result labels them, and the kind of the first (the settle column). */
-  private record KeyColumns(List<String> labels, Columns.Kind firstKind) {}
+  private record KeyColumns(List<String> labels, Columns.Kind firstKind, boolean mayBeNull) {}
 
   private KeyColumns keyColumns(Connection connection, Cancellation cancellation)
       throws SQLException, SourceException, InterruptedException {
     Columns columns;
+    List<Integer> nullable = new ArrayList<>();
     // Registered for cancellation too: MariaDB runs the derived table even under WHERE 1 = 0.
     try (PreparedStatement statement =
         connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0")) {
@@ -172,7 +177,15 @@ final class KeysetTail implements RowSource {
           StoreTransaction.query(
               statement,
               cancellation,
-              rows -> Columns.ofQuery(rows, database.settings().dialect(), name));
+              rows -> {
+                ResultSetMetaData meta = rows.getMetaData();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                  if (meta.isNullable(i) != ResultSetMetaData.columnNoNulls) {
+                    nullable.add(i);
+                  }
+                }
+                return Columns.ofQuery(rows, database.settings().dialect(), name);
+              });
     }
     List<String> labels = new ArrayList<>();
     for (String wanted : store.key()) {
@@ -195,13 +208,39 @@ final class KeysetTail implements RowSource {
       labels.add(label.get());
     }
     Columns.Kind firstKind = columns.all().get(columns.indexOf(labels.get(0)) - 1).kind();
-    return new KeyColumns(labels, firstKind);
+    boolean mayBeNull =
+        labels.stream().anyMatch(label -> nullable.contains(columns.indexOf(label)));
+    return new KeyColumns(labels, firstKind, mayBeNull);
   }
 
   /**
    * The database's now less the settle: read as an instant where the clock has a zone (PostgreSQL,
    * H2), else as the session's wall time (MySQL's session is UTC, see {@link OpenDatabase}).
    */
+  /**
+   * Fails the tick when a row's key is NULL. A page after the checkpoint ({@code k > ?}) never
+   * returns such a row, so without this check it would be passed over in silence once a checkpoint
+   * exists. Run only when the result's metadata says a key column may be NULL (a primary key
+   * cannot).
+   */
+  private void refuseNullKeys(Connection connection, List<String> key, Cancellation cancellation)
+      throws SQLException, SourceException, InterruptedException {
+    Dialect dialect = database.settings().dialect();
+    try (PreparedStatement statement =
+        connection.prepareStatement(dialect.anyNullKey(store.query(), key))) {
+      statement.setQueryTimeout(database.settings().queryTimeoutSecs());
+      boolean found = StoreTransaction.query(statement, cancellation, ResultSet::next);
+      if (found) {
+        throw new SourceException(
+            name
+                + ": a row's key ("
+                + String.join(", ", store.key())
+                + ") is NULL; a keyset key must never be NULL: filter such rows out in the query"
+                + " (WHERE key IS NOT NULL) or key the tail on columns that are never NULL");
+      }
+    }
+  }
+
   /**
    * The settle cutoff, {@code settle_secs} before the database's clock, in the form the first key
    * column compares with: an instant for a column with a zone; the wall time in the store's {@code

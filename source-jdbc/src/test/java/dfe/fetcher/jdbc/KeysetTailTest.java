@@ -1,10 +1,12 @@
 package dfe.fetcher.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.KeysetMark;
 import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.jdbc.TestDatabase.Engine;
 import dfe.fetcher.source.OpenConnection;
 import java.util.ArrayList;
@@ -188,6 +190,26 @@ class KeysetTailTest {
           .containsExactly("1");
     } finally {
       TimeZone.setDefault(before);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"POSTGRES", "MARIADB", "H2"})
+  void aNullKeyFailsTheTickAlsoOnceACheckpointExists(Engine engine) throws Exception {
+    database = TestDatabase.create(engine);
+    database.execute(
+        "CREATE TABLE events (id INTEGER, note VARCHAR(20))",
+        "INSERT INTO events VALUES (1, 'a'), (2, 'b')");
+    DbStore store = TestDatabase.tail("events", "SELECT * FROM events", List.of("id"), 10, 2);
+
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink first = read(open, Optional.empty());
+      assertThat(ids(first)).containsExactly(1, 2);
+      database.execute("INSERT INTO events VALUES (NULL, 'lost?'), (3, 'c')");
+
+      assertThatThrownBy(() -> read(open, first.lastMark()))
+          .isInstanceOf(SourceException.class)
+          .hasMessageContaining("warehouse.events: a row's key (id) is NULL");
     }
   }
 
