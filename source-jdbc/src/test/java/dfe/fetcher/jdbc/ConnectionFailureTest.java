@@ -49,4 +49,36 @@ class ConnectionFailureTest {
                       .doesNotContain("request timed out"));
     }
   }
+
+  @Test
+  void aRefusedPortIsNamedInTheDriversWordsNotThePoolsTimeout() {
+    String url = "jdbc:mariadb://127.0.0.1:1/test";
+    DbStore store = TestDatabase.dump("accounts", "SELECT 1");
+    DbConnection connection =
+        new DbConnection(
+            "crm",
+            url,
+            Optional.of("root"),
+            Optional.empty(),
+            Map.of(),
+            Dialect.ofUrl(url),
+            0,
+            1,
+            1,
+            List.of(store));
+
+    try (OpenConnection open =
+        connection.open(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT))) {
+      assertThatThrownBy(
+              () ->
+                  open.source("accounts")
+                      .read(Optional.empty(), new RecordingSink(), new Cancellation()))
+          .isInstanceOf(SourceException.class)
+          .satisfies(
+              failure ->
+                  assertThat(failure.getMessage())
+                      .startsWith("crm.accounts: cannot connect to " + url)
+                      .doesNotContain("request timed out"));
+    }
+  }
 }
