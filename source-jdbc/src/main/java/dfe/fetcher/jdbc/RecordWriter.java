@@ -286,7 +286,7 @@ final class RecordWriter {
           json.writeNull();
         } else {
           try {
-            writeArray(json, value);
+            writeArray(json, value, column.label());
           } finally {
             value.free();
           }
@@ -368,7 +368,8 @@ final class RecordWriter {
    * clocks jump, comes back an hour off). Nested arrays nest. A driver without an array result set
    * falls back to the elements' Java types.
    */
-  private void writeArray(JsonGenerator json, Array array) throws SQLException, IOException {
+  private void writeArray(JsonGenerator json, Array array, String label)
+      throws SQLException, IOException {
     ResultSet elements;
     try {
       elements = array.getResultSet();
@@ -394,7 +395,8 @@ final class RecordWriter {
         } catch (Columns.DuplicateLabelException e) {
           throw new IllegalStateException("an array's result set has one index and one value", e);
         } catch (Columns.UnmappedTypeException e) {
-          throw new SQLException("an array's elements: " + e.getMessage(), "0A000", e);
+          throw new SQLException(
+              "the elements of array column \"" + label + "\": " + e.getMessage(), "0A000", e);
         }
         if (baseType != null) {
           arrayElements.put(baseType, element);

@@ -119,6 +119,17 @@ class PostgresMappingTest extends DialectMappingContract {
   }
 
   @Test
+  void anArrayOfATypeTheMappingDoesNotKnowFailsTheTickNamingTheColumnAndType() {
+    database.execute("CREATE TYPE couple AS (a integer, b integer)");
+    DbStore store = TestDatabase.dump("couples", "SELECT ARRAY[ROW(1, 2)::couple] AS ps");
+    assertThatThrownBy(() -> Dumps.records(database, store))
+        .isInstanceOf(SourceException.class)
+        .hasMessageContaining("warehouse.couples")
+        .hasMessageContaining("array column \"ps\"")
+        .hasMessageContaining("type \"couple\"");
+  }
+
+  @Test
   void moneyAboveAThousandLandsExactWhateverItsSign() throws Exception {
     DbStore store =
         TestDatabase.dump(
