@@ -4,12 +4,12 @@ import dfe.fetcher.core.row.SourceException;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A result set's columns as the record writer needs them: each label (the record's key) and how its
@@ -17,25 +17,57 @@ import java.util.Map;
  */
 final class Columns {
 
-  /** How one column's values become JSON; see {@link RecordWriter}. */
+  /**
+   * How one column's values are read and become JSON; written by {@link RecordWriter}, chosen per
+   * column by the dialect's {@link TypeMapping}. Every kind reads its value with a typed getter;
+   * none goes through {@code getObject().toString()}.
+   */
   enum Kind {
     BOOLEAN,
     INTEGER,
     DECIMAL,
     FLOAT,
     DOUBLE,
+    /** Text as the database prints it, through {@code getString}. */
     TEXT,
+    /** A CLOB's characters, streamed through its reader. */
+    CLOB,
+    /** An XML document's text, through {@code getSQLXML}. */
+    XML,
     DATE,
+    /** A PostgreSQL date: {@code infinity} and {@code -infinity} land as those words. */
+    DATE_OR_INFINITY,
+    /** A MariaDB date: the zero date lands as the text {@code "0000-00-00"}. */
+    DATE_OR_ZERO,
     TIME,
+    /** A time of day with its offset: {@code "13:45:30+02:00"}, {@code "13:45:30Z"}. */
+    TIME_WITH_ZONE,
+    /**
+     * A MariaDB TIME: a signed duration of up to 838 hours, {@code "-01:00:00"}, {@code
+     * "25:30:00"}.
+     */
+    DURATION,
+    /** A MariaDB YEAR: its number. */
+    YEAR,
     TIMESTAMP,
+    /** A PostgreSQL timestamp: {@code infinity} and {@code -infinity} land as those words. */
+    TIMESTAMP_OR_INFINITY,
+    /** A MariaDB DATETIME: the zero date lands as the text {@code "0000-00-00 00:00:00"}. */
+    TIMESTAMP_OR_ZERO,
     TIMESTAMP_WITH_ZONE,
+    /** A PostgreSQL timestamptz: {@code infinity} and {@code -infinity} land as those words. */
+    TIMESTAMP_WITH_ZONE_OR_INFINITY,
+    /** A MariaDB TIMESTAMP: the zero date lands as the text {@code "0000-00-00 00:00:00"}. */
+    TIMESTAMP_WITH_ZONE_OR_ZERO,
     BINARY,
     /** A MySQL/MariaDB {@code BIT(n)} wider than one bit: its unsigned number. */
     BITS,
+    /** A PostgreSQL {@code bit(n)} wider than one bit, or a {@code varbit}: {@code "10100101"}. */
+    BIT_STRING,
+    /** A PostgreSQL {@code money}: its exact decimal, parsed from the text lc_monetary gives. */
+    MONEY,
     JSON,
-    UUID,
-    ARRAY,
-    OTHER
+    ARRAY
   }
 
   /** One column: its label, its kind, and the fractional digits its type declares (or 0). */
@@ -69,13 +101,13 @@ final class Columns {
    * The columns of a store's query result.
    *
    * @throws dfe.fetcher.core.row.SourceException naming {@code store} when two columns share a
-   *     label
+   *     label, or when a column's type is one the dialect's mapping does not know
    */
   static Columns ofQuery(ResultSet rows, Dialect dialect, String store)
       throws SQLException, SourceException {
     try {
       return of(rows.getMetaData(), dialect);
-    } catch (DuplicateLabelException e) {
+    } catch (DuplicateLabelException | UnmappedTypeException e) {
       throw new SourceException(store + ": " + e.getMessage(), e);
     }
   }
@@ -84,9 +116,10 @@ final class Columns {
    * The columns of a result set.
    *
    * @throws DuplicateLabelException when two columns share a label: the record would lose one
+   * @throws UnmappedTypeException when a column's type is one the dialect's mapping does not know
    */
   static Columns of(ResultSetMetaData metadata, Dialect dialect)
-      throws SQLException, DuplicateLabelException {
+      throws SQLException, DuplicateLabelException, UnmappedTypeException {
     List<Column> columns = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();
     for (int i = 1; i <= metadata.getColumnCount(); i++) {
@@ -101,15 +134,7 @@ final class Columns {
       } catch (SQLException e) {
         scale = 0;
       }
-      columns.add(
-          new Column(
-              label,
-              kindOf(
-                  dialect,
-                  metadata.getColumnType(i),
-                  typeName(metadata, i),
-                  precision(metadata, i)),
-              scale));
+      columns.add(new Column(label, kindOf(metadata, i, label, dialect), scale));
     }
     return new Columns(columns);
   }
@@ -123,7 +148,6 @@ final class Columns {
     }
   }
 
-  /** The kind for a column of JDBC type {@code type} named {@code name} by its database. */
   private static int precision(ResultSetMetaData metadata, int column) {
     try {
       return metadata.getPrecision(column);
@@ -132,71 +156,37 @@ final class Columns {
     }
   }
 
-  static Kind kindOf(Dialect dialect, int type, String name, int precision) {
-    // Type names first: drivers report several of these under a generic JDBC type.
-    switch (name) {
-      case "timestamptz", "timestamp with time zone" -> {
-        return Kind.TIMESTAMP_WITH_ZONE;
-      }
-      case "json", "jsonb" -> {
-        return Kind.JSON;
-      }
-      case "uuid" -> {
-        return Kind.UUID;
-      }
-      case "bool", "boolean" -> {
-        return Kind.BOOLEAN;
-      }
-      case "timestamp" -> {
-        // MySQL's TIMESTAMP is an instant (given in the session's zone, UTC); its DATETIME and
-        // every other database's TIMESTAMP are wall times.
-        if (dialect == Dialect.MYSQL) {
-          return Kind.TIMESTAMP_WITH_ZONE;
-        }
-      }
-      case "bit" -> {
-        if (dialect == Dialect.MYSQL && precision > 1) {
-          return Kind.BITS;
-        }
-      }
-      default -> {
-        // by the JDBC type below
-      }
+  private static Kind kindOf(ResultSetMetaData metadata, int column, String label, Dialect dialect)
+      throws SQLException, UnmappedTypeException {
+    int jdbcType = metadata.getColumnType(column);
+    String name = typeName(metadata, column);
+    Optional<Kind> kind =
+        dialect
+            .typeMapping()
+            .kindOf(new TypeMapping.ColumnType(jdbcType, name, precision(metadata, column)));
+    if (kind.isEmpty()) {
+      throw new UnmappedTypeException(label, name, jdbcType, dialect);
     }
-    Kind kind = byJdbcType(type);
-    if (dialect == Dialect.SQLITE
-        && (kind == Kind.DATE || kind == Kind.TIME || kind == Kind.TIMESTAMP)) {
-      // SQLite has no date or time type, only what was stored (usually text); its driver parses
-      // text at millisecond precision in the JVM's zone. Keep the value as stored instead.
-      return Kind.TEXT;
-    }
-    return kind;
+    return kind.get();
   }
 
-  private static Kind byJdbcType(int type) {
-    return switch (type) {
-      case Types.BIT, Types.BOOLEAN -> Kind.BOOLEAN;
-      case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> Kind.INTEGER;
-      case Types.NUMERIC, Types.DECIMAL -> Kind.DECIMAL;
-      case Types.REAL -> Kind.FLOAT;
-      case Types.FLOAT, Types.DOUBLE -> Kind.DOUBLE;
-      case Types.CHAR,
-          Types.VARCHAR,
-          Types.LONGVARCHAR,
-          Types.NCHAR,
-          Types.NVARCHAR,
-          Types.LONGNVARCHAR,
-          Types.CLOB,
-          Types.NCLOB ->
-          Kind.TEXT;
-      case Types.DATE -> Kind.DATE;
-      case Types.TIME, Types.TIME_WITH_TIMEZONE -> Kind.TIME;
-      case Types.TIMESTAMP -> Kind.TIMESTAMP;
-      case Types.TIMESTAMP_WITH_TIMEZONE -> Kind.TIMESTAMP_WITH_ZONE;
-      case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> Kind.BINARY;
-      case Types.ARRAY -> Kind.ARRAY;
-      default -> Kind.OTHER;
-    };
+  /** A column of a type the dialect's mapping does not know. */
+  static final class UnmappedTypeException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    UnmappedTypeException(String label, String typeName, int jdbcType, Dialect dialect) {
+      super(
+          "column \""
+              + label
+              + "\" has type \""
+              + typeName
+              + "\" (JDBC type "
+              + jdbcType
+              + "), which the "
+              + dialect.configName()
+              + " type mapping does not know; cast it in the query to a type it maps (for example"
+              + " CAST(... AS varchar)), see docs/sources-db.md#column-mapping");
+    }
   }
 
   /** A query whose result has two columns of one label. */

@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * What differs between databases in the SQL a store runs: how identifiers are quoted, how a page is
  * capped, whether row values ({@code (a, b) > (?, ?)}) compare, and how a result set is made to
- * stream. Chosen by {@code dialect:}, or detected from the JDBC URL.
+ * stream, and how column types map ({@link #typeMapping()}). Chosen by {@code dialect:}, or
+ * detected from the JDBC URL.
  */
 public enum Dialect {
   POSTGRES("postgres", '"', Cap.LIMIT, true, Connection.TRANSACTION_REPEATABLE_READ),
@@ -102,6 +103,17 @@ public enum Dialect {
 
   boolean hasRowValues() {
     return rowValues;
+  }
+
+  /** How this dialect's column types become JSON; see {@link TypeMapping} for the contract. */
+  TypeMapping typeMapping() {
+    return switch (this) {
+      case POSTGRES -> PostgresTypes.MAPPING;
+      case MYSQL -> MariaDbTypes.MAPPING;
+      case SQLITE -> SqliteTypes.MAPPING;
+      case H2 -> H2Types.MAPPING;
+      case MSSQL, ORACLE, CLICKHOUSE, GENERIC -> StandardTypes.MAPPING;
+    };
   }
 
   /** The isolation at which a count and the rows describe one state of the table. */

@@ -50,15 +50,26 @@ final class KeyValues {
             BigDecimal decimal = rows.getBigDecimal(index);
             yield decimal == null ? null : new KeysetMark.DecimalValue(decimal);
           }
-          case TIMESTAMP -> {
+          case TIMESTAMP, TIMESTAMP_OR_INFINITY, TIMESTAMP_OR_ZERO -> {
             LocalDateTime local = Timestamps.wall(rows, index, dialect);
             yield local == null ? null : new KeysetMark.LocalTimestampValue(local);
           }
-          case TIMESTAMP_WITH_ZONE -> {
+          case TIMESTAMP_WITH_ZONE, TIMESTAMP_WITH_ZONE_OR_ZERO -> {
             Instant at = Timestamps.instant(rows, index, dialect);
             yield at == null ? null : new KeysetMark.TimestampValue(at);
           }
-          case DATE -> {
+          case TIMESTAMP_WITH_ZONE_OR_INFINITY -> {
+            OffsetDateTime at = rows.getObject(index, OffsetDateTime.class);
+            if (at != null && (at.equals(OffsetDateTime.MAX) || at.equals(OffsetDateTime.MIN))) {
+              throw new SQLException(
+                  "key column \""
+                      + column.label()
+                      + "\" is infinite in a row; a keyset key must be a point in time",
+                  "22008");
+            }
+            yield at == null ? null : new KeysetMark.TimestampValue(at.toInstant());
+          }
+          case DATE, DATE_OR_INFINITY, DATE_OR_ZERO -> {
             LocalDate date = rows.getObject(index, LocalDate.class);
             yield date == null ? null : new KeysetMark.LocalTimestampValue(date.atStartOfDay());
           }

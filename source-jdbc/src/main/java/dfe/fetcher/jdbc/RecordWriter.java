@@ -5,19 +5,25 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dfe.fetcher.core.envelope.RawRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Array;
+import java.sql.Clob;
 import java.sql.Date;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLXML;
 import java.sql.Timestamp;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -40,16 +46,26 @@ import java.util.Optional;
  *       without an offset, unless the store names a {@code zone}, which places it and makes it UTC;
  *       both with at least the column's declared fractional digits and never fewer than the value
  *       needs, so microseconds stay microseconds; dates {@code YYYY-MM-DD}, times {@code HH:MM:SS};
+ *   <li>a PostgreSQL date or timestamp that is {@code infinity} or {@code -infinity} as those
+ *       words, never as a date; a MariaDB zero date as the text MariaDB prints ({@code
+ *       "0000-00-00"});
  *   <li>{@code json}/{@code jsonb} nested as JSON, arrays as JSON arrays, UUIDs as strings, binary
- *       as base64, booleans as booleans, NULL as {@code null} with the key present.
+ *       as base64, booleans as booleans, NULL as {@code null} with the key present;
+ *   <li>text through {@code getString}, a CLOB through its reader, XML through {@code getSQLXML}:
+ *       never a Java object's {@code toString}.
  * </ul>
  *
- * Values are read through {@code java.time} types, so the JVM's default time zone changes none of
- * them. Not thread-safe: one per read.
+ * Which of these a column gets is its {@link Columns.Kind}, chosen once per query by the dialect's
+ * {@link TypeMapping}; per value this class only switches on the kind.
+ *
+ * <p>Values are read through {@code java.time} types, so the JVM's default time zone changes none
+ * of them. Not thread-safe: one per read.
  */
 final class RecordWriter {
 
   private static final JsonFactory JSON = new JsonFactory();
+  private static final String INFINITY = "infinity";
+  private static final String MINUS_INFINITY = "-infinity";
 
   private final Columns columns;
   private final Optional<ZoneId> zone;
@@ -105,7 +121,7 @@ final class RecordWriter {
         } else if (value instanceof Boolean bool) {
           json.writeBoolean(bool);
         } else {
-          json.writeNumber(new BigDecimal(value.toString()));
+          writeDecimal(json, rows.getString(index));
         }
       }
       case DECIMAL -> writeDecimal(json, rows.getString(index));
@@ -133,23 +149,112 @@ final class RecordWriter {
         LocalDate value = rows.getObject(index, LocalDate.class);
         writeText(json, value == null ? null : value.toString());
       }
+      case DATE_OR_INFINITY -> {
+        LocalDate value = rows.getObject(index, LocalDate.class);
+        if (value == null) {
+          json.writeNull();
+        } else if (value.equals(LocalDate.MAX)) {
+          json.writeString(INFINITY);
+        } else if (value.equals(LocalDate.MIN)) {
+          json.writeString(MINUS_INFINITY);
+        } else {
+          json.writeString(value.toString());
+        }
+      }
+      case DATE_OR_ZERO -> {
+        LocalDate value;
+        try {
+          value = rows.getObject(index, LocalDate.class);
+        } catch (DateTimeException zeroPart) {
+          value = null; // a zero month or day: read as text below
+        }
+        if (value == null) {
+          writeZeroDateOrNull(json, rows, index);
+        } else {
+          json.writeString(value.toString());
+        }
+      }
       case TIME -> {
         LocalTime value = rows.getObject(index, LocalTime.class);
         writeText(json, value == null ? null : time(value, column.scale()));
       }
-      case TIMESTAMP -> {
+      case TIME_WITH_ZONE -> {
+        OffsetTime value = rows.getObject(index, OffsetTime.class);
+        writeText(
+            json,
+            value == null
+                ? null
+                : time(value.toLocalTime(), column.scale()) + value.getOffset().getId());
+      }
+      // MariaDB prints a TIME as the duration it is, with the column's fractional digits.
+      case DURATION, BIT_STRING, TEXT -> writeText(json, rows.getString(index));
+      case YEAR -> {
+        int value = rows.getInt(index);
+        if (rows.wasNull()) {
+          json.writeNull();
+        } else {
+          json.writeNumber(value);
+        }
+      }
+      case TIMESTAMP -> writeWallTime(json, Timestamps.wall(rows, index, dialect), column);
+      case TIMESTAMP_OR_INFINITY -> {
+        LocalDateTime value = Timestamps.wall(rows, index, dialect);
+        if (LocalDateTime.MAX.equals(value)) {
+          json.writeString(INFINITY);
+        } else if (LocalDateTime.MIN.equals(value)) {
+          json.writeString(MINUS_INFINITY);
+        } else {
+          writeWallTime(json, value, column);
+        }
+      }
+      case TIMESTAMP_OR_ZERO -> {
         LocalDateTime value = Timestamps.wall(rows, index, dialect);
         if (value == null) {
-          json.writeNull();
-        } else if (zone.isPresent()) {
-          json.writeString(utc(value.atZone(zone.get()).toInstant(), column.scale()));
+          writeZeroDateOrNull(json, rows, index);
         } else {
-          json.writeString(value.toLocalDate() + "T" + time(value.toLocalTime(), column.scale()));
+          writeWallTime(json, value, column);
         }
       }
       case TIMESTAMP_WITH_ZONE -> {
         Instant value = Timestamps.instant(rows, index, dialect);
         writeText(json, value == null ? null : utc(value, column.scale()));
+      }
+      case TIMESTAMP_WITH_ZONE_OR_INFINITY -> {
+        // Read as an offset date-time: pgjdbc builds its MAX/MIN for the infinities, which no
+        // Instant can hold.
+        OffsetDateTime value = rows.getObject(index, OffsetDateTime.class);
+        if (value == null) {
+          json.writeNull();
+        } else if (value.equals(OffsetDateTime.MAX)) {
+          json.writeString(INFINITY);
+        } else if (value.equals(OffsetDateTime.MIN)) {
+          json.writeString(MINUS_INFINITY);
+        } else {
+          json.writeString(utc(value.toInstant(), column.scale()));
+        }
+      }
+      case TIMESTAMP_WITH_ZONE_OR_ZERO -> {
+        Instant value = Timestamps.instant(rows, index, dialect);
+        if (value == null) {
+          writeZeroDateOrNull(json, rows, index);
+        } else {
+          json.writeString(utc(value, column.scale()));
+        }
+      }
+      case MONEY -> {
+        String text = rows.getString(index);
+        if (text == null) {
+          json.writeNull();
+        } else {
+          try {
+            json.writeNumber(MoneyText.parse(text));
+          } catch (NumberFormatException e) {
+            throw new SQLException(
+                "column \"" + column.label() + "\": " + e.getMessage() + " (see lc_monetary)",
+                "22018",
+                e);
+          }
+        }
       }
       case BITS -> {
         byte[] value = rows.getBytes(index);
@@ -181,17 +286,60 @@ final class RecordWriter {
           json.writeNull();
         } else {
           try {
-            writeArray(json, value);
+            writeArray(json, value, column.label());
           } finally {
             value.free();
           }
         }
       }
-      case TEXT, UUID, OTHER -> {
-        Object value = rows.getObject(index);
-        writeText(json, value == null ? null : value.toString());
+      case CLOB -> {
+        Clob value = rows.getClob(index);
+        if (value == null) {
+          json.writeNull();
+        } else {
+          try (Reader text = value.getCharacterStream()) {
+            json.writeString(text, -1);
+          } finally {
+            value.free();
+          }
+        }
+      }
+      case XML -> {
+        SQLXML value = rows.getSQLXML(index);
+        if (value == null) {
+          json.writeNull();
+        } else {
+          try {
+            writeText(json, value.getString());
+          } finally {
+            value.free();
+          }
+        }
       }
     }
+  }
+
+  /** A wall time as written, or placed in the store's zone and written in UTC. */
+  private void writeWallTime(JsonGenerator json, LocalDateTime value, Columns.Column column)
+      throws IOException {
+    if (value == null) {
+      json.writeNull();
+    } else if (zone.isPresent()) {
+      json.writeString(utc(value.atZone(zone.get()).toInstant(), column.scale()));
+    } else {
+      json.writeString(value.toLocalDate() + "T" + time(value.toLocalTime(), column.scale()));
+    }
+  }
+
+  /**
+   * A MariaDB date the driver could not read as one: NULL, or a zero date ({@code 0000-00-00},
+   * which a {@code sql_mode} without {@code NO_ZERO_DATE} allows; {@code 2024-00-10} without {@code
+   * NO_ZERO_IN_DATE}). A zero date is no date to land and not NULL either: it lands as the text
+   * MariaDB prints for it, never as an invented date or a null.
+   */
+  private static void writeZeroDateOrNull(JsonGenerator json, ResultSet rows, int index)
+      throws SQLException, IOException {
+    writeText(json, rows.getString(index));
   }
 
   private static void writeText(JsonGenerator json, String text) throws IOException {
@@ -220,7 +368,8 @@ final class RecordWriter {
    * clocks jump, comes back an hour off). Nested arrays nest. A driver without an array result set
    * falls back to the elements' Java types.
    */
-  private void writeArray(JsonGenerator json, Array array) throws SQLException, IOException {
+  private void writeArray(JsonGenerator json, Array array, String label)
+      throws SQLException, IOException {
     ResultSet elements;
     try {
       elements = array.getResultSet();
@@ -245,6 +394,9 @@ final class RecordWriter {
           element = new Columns.Column(declared.label(), declared.kind(), 0);
         } catch (Columns.DuplicateLabelException e) {
           throw new IllegalStateException("an array's result set has one index and one value", e);
+        } catch (Columns.UnmappedTypeException e) {
+          throw new SQLException(
+              "the elements of array column \"" + label + "\": " + e.getMessage(), "0A000", e);
         }
         if (baseType != null) {
           arrayElements.put(baseType, element);
@@ -259,7 +411,7 @@ final class RecordWriter {
   }
 
   /** An array's elements by their Java type; nested arrays nest. */
-  private void writeArray(JsonGenerator json, Object[] elements) throws IOException {
+  private void writeArray(JsonGenerator json, Object[] elements) throws SQLException, IOException {
     json.writeStartArray();
     for (Object element : elements) {
       if (element == null) {
@@ -291,8 +443,17 @@ final class RecordWriter {
         json.writeString(local.toLocalDate() + "T" + time(local.toLocalTime(), 0));
       } else if (element instanceof Date date) {
         json.writeString(date.toLocalDate().toString());
+      } else if (element instanceof String text) {
+        json.writeString(text);
+      } else if (element instanceof java.util.UUID uuid) {
+        json.writeString(uuid.toString());
       } else {
-        json.writeString(element.toString());
+        // Never an object's toString: a type this writer does not know is an error.
+        throw new SQLException(
+            "an array element of Java type "
+                + element.getClass().getName()
+                + " has no JSON mapping; cast the array in the query (e.g. to text[])",
+            "0A000");
       }
     }
     json.writeEndArray();

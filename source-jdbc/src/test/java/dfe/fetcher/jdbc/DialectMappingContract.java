@@ -3,6 +3,7 @@ package dfe.fetcher.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,13 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class DialectMappingContract {
+
+  /**
+   * What a Java object's {@code toString} looks like where a value should be: {@code
+   * org.postgresql.jdbc.PgSQLXML@1a2b3c}, or H2's {@code clob0: 'text'}.
+   */
+  static final Pattern OBJECT_STRING =
+      Pattern.compile("[a-z]+(\\.[a-z0-9]+)+\\.[A-Z]\\w*@[0-9a-f]+|clob\\d+: ");
 
   /** The engine's database, created for the class and dropped after it. */
   TestDatabase database;
@@ -44,6 +52,16 @@ abstract class DialectMappingContract {
     assertThat(
             Dumps.records(database, TestDatabase.dump("types", "SELECT * FROM types ORDER BY id")))
         .containsExactlyElementsOf(expectedRows());
+  }
+
+  @Test
+  void noValueIsAJavaObjectsToString() throws Exception {
+    List<String> rows =
+        Dumps.records(database, TestDatabase.dump("types", "SELECT * FROM types ORDER BY id"));
+    assertThat(rows).isNotEmpty();
+    for (String row : rows) {
+      assertThat(OBJECT_STRING.matcher(row).find()).as("an object's toString in %s", row).isFalse();
+    }
   }
 
   @Test

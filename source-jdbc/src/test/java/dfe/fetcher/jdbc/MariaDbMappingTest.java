@@ -21,13 +21,18 @@ class MariaDbMappingTest extends DialectMappingContract {
           + "\"t\":\"13:45:30.123456\",\"dt\":\"2024-03-10T02:30:00.123456\","
           + "\"dt0\":\"2024-03-10T02:30:00\",\"ts\":\"2024-03-10T07:30:00.123456Z\","
           + "\"j\":{\"a\":[1,{\"b\":null}],\"z\":\"x\"},\"bin\":\"AAH/\",\"vb\":\"AAH/\","
-          + "\"nothing\":null}";
+          + "\"nothing\":null,\"t_long\":\"25:30:00\",\"t_neg\":\"-01:00:00\","
+          + "\"t_frac\":\"-838:59:58.500000\",\"yr\":2024,\"zdt\":\"0000-00-00 00:00:00\","
+          + "\"zd\":\"0000-00-00\",\"zts\":\"0000-00-00 00:00:00\","
+          + "\"zpart\":\"2024-00-10\",\"zpart_dt\":\"2024-02-00 10:00:00\"}";
 
   static final String NULL_ROW =
       "{\"id\":2,\"small\":null,\"big\":null,\"ubig\":null,\"num\":null,\"num_scaled\":null,"
           + "\"dbl\":null,\"flt\":null,\"flag\":null,\"bit1\":null,\"bits\":null,\"txt\":null,"
           + "\"vc\":null,\"d\":null,\"t\":null,\"dt\":null,\"dt0\":null,\"ts\":null,\"j\":null,"
-          + "\"bin\":null,\"vb\":null,\"nothing\":null}";
+          + "\"bin\":null,\"vb\":null,\"nothing\":null,\"t_long\":null,\"t_neg\":null,"
+          + "\"t_frac\":null,\"yr\":null,\"zdt\":null,\"zd\":null,\"zts\":null,"
+          + "\"zpart\":null,\"zpart_dt\":null}";
 
   @Override
   TestDatabase.Engine engine() {
@@ -38,16 +43,22 @@ class MariaDbMappingTest extends DialectMappingContract {
   List<String> tableStatements() {
     return List.of(
         "SET time_zone = '+00:00'",
+        // Zero dates need a mode without NO_ZERO_DATE (MariaDB's default has none; MySQL's has).
+        "SET sql_mode = ''",
         "CREATE TABLE types (id BIGINT PRIMARY KEY, small SMALLINT, big BIGINT,"
             + " ubig BIGINT UNSIGNED, num DECIMAL(40,18), num_scaled DECIMAL(10,2), dbl DOUBLE,"
             + " flt FLOAT, flag TINYINT(1), bit1 BIT(1), bits BIT(8), txt TEXT, vc VARCHAR(10),"
             + " d DATE, t TIME(6), dt DATETIME(6), dt0 DATETIME, ts TIMESTAMP(6) NULL, j JSON,"
-            + " bin BLOB, vb VARBINARY(4), nothing TEXT)",
+            + " bin BLOB, vb VARBINARY(4), nothing TEXT, t_long TIME, t_neg TIME, t_frac TIME(6),"
+            + " yr YEAR, zdt DATETIME, zd DATE, zts TIMESTAMP NULL, zpart DATE,"
+            + " zpart_dt DATETIME)",
         "INSERT INTO types VALUES (1, -32768, 9007199254740993, 18446744073709551615,"
             + " 12345678901234567890.123456789012345678, 1.5, 0.1, 1.5, 1, b'1', b'10100101',"
             + " 'h\u00e9llo \"q\"', 'v', '2024-02-29', '13:45:30.123456',"
             + " '2024-03-10 02:30:00.123456', '2024-03-10 02:30:00', '2024-03-10 07:30:00.123456',"
-            + " '{\"a\":[1,{\"b\":null}],\"z\":\"x\"}', X'0001FF', X'0001FF', NULL)",
+            + " '{\"a\":[1,{\"b\":null}],\"z\":\"x\"}', X'0001FF', X'0001FF', NULL,"
+            + " '25:30:00', '-01:00:00', '-838:59:58.5', 2024, '0000-00-00 00:00:00',"
+            + " '0000-00-00', '0000-00-00 00:00:00', '2024-00-10', '2024-02-00 10:00:00')",
         "INSERT INTO types (id) VALUES (2)");
   }
 
