@@ -253,7 +253,7 @@ final class KeysetTail implements RowSource {
     Dialect dialect = database.settings().dialect();
     LocalDateTime wall = LocalDateTime.ofInstant(cutoff, store.zone().orElse(ZoneOffset.UTC));
     return switch (keyKind) {
-      case TIMESTAMP_WITH_ZONE ->
+      case TIMESTAMP_WITH_ZONE, TIMESTAMP_WITH_ZONE_OR_INFINITY, TIMESTAMP_WITH_ZONE_OR_ZERO ->
           dialect == Dialect.MYSQL
               // The session's zone is UTC: a TIMESTAMP compares as UTC wall time.
               ? LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC)
