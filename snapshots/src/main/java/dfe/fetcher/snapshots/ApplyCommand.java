@@ -107,9 +107,10 @@ final class ApplyCommand implements Callable<Integer> {
 
   @Option(
       names = "--columns",
-      split = ",",
-      paramLabel = "POINTER=NAME[:TYPE]",
-      description = "Typed columns taken from the record, e.g. /id=id:bigint,/name=name.")
+      paramLabel = "POINTER=NAME[:TYPE][,...]",
+      description =
+          "Typed columns taken from the record, e.g. /id=id:bigint,/price=price:numeric(10,2);"
+              + " commas inside a type's parentheses do not separate columns. Repeatable.")
   private List<String> columnSpecs = new ArrayList<>();
 
   @Option(

@@ -160,6 +160,30 @@ class ApplyFromKafkaTest {
                 published.stream().filter(p -> p.contains("remove")).findFirst().orElseThrow()));
   }
 
+  @Test
+  void aSnapshotRefusedForAColumnThatDoesNotCastPublishesNoChange() throws Exception {
+    String topic = "apply-refused-changes-" + schema.name();
+    String changes = topic + "-changes";
+    fixture.kafka().createTopic(topic, 1, Map.of());
+    fixture.kafka().createTopic(changes, 1, Map.of("cleanup.policy", "compact"));
+    String[] columns = {"--changes-topic", changes, "--columns", "/seen=seen:int"};
+    fixture.produce(topic, 1, hosts(1, "a", "b").lines());
+    assertThat(apply(topic, columns).exitCode()).isZero();
+    assertThat(fixture.kafka().readAll(changes)).hasSize(2);
+    SnapshotFrames uncastable =
+        dump(STORE, 2, "{\"id\":\"b\",\"seen\":\"yesterday\"}", "{\"id\":\"c\",\"seen\":2}");
+    fixture.produce(topic, 1, uncastable.lines());
+
+    CommandRun run = apply(topic, columns);
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertThat(run.outLines()).first().asString().startsWith("refused snapshot=" + uncastable.id());
+    assertThat(schema.rows("hosts")).containsOnlyKeys("a", "b");
+    assertThat(fixture.kafka().readAll(changes))
+        .as("the two adds of the first snapshot, nothing of the refused one")
+        .hasSize(2);
+  }
+
   private static String describe(ConsumerRecord<byte[], byte[]> record) {
     return new String(record.key(), StandardCharsets.UTF_8)
         + " -> "

@@ -36,6 +36,11 @@ public final class TargetTable implements AutoCloseable {
       throws SQLException {
     TargetTable target = new TargetTable(connection, SqlNames.parse(table), columns);
     connection.setAutoCommit(true);
+    try (Statement sql = connection.createStatement()) {
+      // A timestamp written without an offset is UTC, not the zone of whoever runs apply (the
+      // driver sets the session's zone to the JVM's).
+      sql.execute("SET TIME ZONE 'UTC'");
+    }
     target.create();
     return target;
   }
