@@ -1,15 +1,12 @@
 package dfe.fetcher.snapshots;
 
 import dfe.fetcher.core.change.DuplicateKeyException;
-import dfe.fetcher.core.change.KeyedRow;
 import dfe.fetcher.core.change.RowIdentity;
 import dfe.fetcher.core.change.SortedChanges;
-import dfe.fetcher.core.envelope.Frame;
-import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.envelope.Reassembler;
 import dfe.fetcher.core.envelope.SnapshotReport;
 import dfe.fetcher.core.envelope.SnapshotStatus;
-import dfe.fetcher.snapshots.diff.SpilledRuns;
+import dfe.fetcher.snapshots.diff.ComparedSnapshots;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -73,9 +70,6 @@ final class DiffCommand implements Callable<Integer> {
 
   @Mixin private FrameSources sources;
 
-  /** A row of --from or --to without a key: reported once, the diff refused. */
-  private Optional<String> keyless = Optional.empty();
-
   @Override
   public Integer call() throws IOException {
     Terminal terminal = snapshots.terminal();
@@ -90,33 +84,19 @@ final class DiffCommand implements Callable<Integer> {
             spillDirectory != null ? spillDirectory : Path.of(System.getProperty("java.io.tmpdir")),
             "dfe-fetcher-diff-");
     try {
-      long budget = (long) runMegabytes << 20;
-      SpilledRuns before = new SpilledRuns(directory, "from", budget);
-      SpilledRuns after = new SpilledRuns(directory, "to", budget);
       Reassembler reassembler = Reassembler.verifyOnly();
-      FrameInput input =
-          new FrameInput(
-              frame -> {
-                reassembler.accept(frame);
-                String id = frame.head().snapshotId();
-                if (frame instanceof Frame.Row row && keyless.isEmpty()) {
-                  if (id.equals(fromId)) {
-                    spill(identity, row, before);
-                  } else if (id.equals(toId)) {
-                    spill(identity, row, after);
-                  }
-                }
-              },
-              terminal.in(),
-              terminal.err());
+      ComparedSnapshots compared =
+          new ComparedSnapshots(
+              fromId, toId, identity, reassembler, directory, (long) runMegabytes << 20);
+      FrameInput input = new FrameInput(compared, terminal.in(), terminal.err());
       sources.readInto(input);
       boolean complete =
           complete(reassembler, fromId, terminal) & complete(reassembler, toId, terminal);
       if (!complete) {
         return SnapshotsCommand.NOT_COMPLETE;
       }
-      if (keyless.isPresent()) {
-        terminal.err().println(keyless.get());
+      if (compared.keyless().isPresent()) {
+        terminal.err().println(compared.keyless().get());
         return SnapshotsCommand.INVALID_INPUT;
       }
       PrintStream out = terminal.out();
@@ -124,8 +104,8 @@ final class DiffCommand implements Callable<Integer> {
       try {
         counts =
             SortedChanges.between(
-                before.sorted(),
-                after.sorted(),
+                compared.from().sorted(),
+                compared.to().sorted(),
                 event -> {
                   byte[] json = event.toJson();
                   out.write(json, 0, json.length);
@@ -156,29 +136,11 @@ final class DiffCommand implements Callable<Integer> {
                   + (reassembler.report(fromId).orElseThrow().stubs()
                       + reassembler.report(toId).orElseThrow().stubs())
                   + " runs="
-                  + (before.runs() + after.runs()));
+                  + compared.runs());
       return input.wasClean() ? SnapshotsCommand.ALL_COMPLETE : SnapshotsCommand.INVALID_INPUT;
     } finally {
       deleteRecursively(directory);
     }
-  }
-
-  private void spill(RowIdentity identity, Frame.Row row, SpilledRuns runs) {
-    RawRecord record = row.record();
-    Optional<byte[]> key = identity.keyOf(record);
-    if (key.isEmpty()) {
-      keyless =
-          Optional.of(
-              "snapshots diff: snapshot "
-                  + row.head().snapshotId()
-                  + " seq "
-                  + row.head().seq()
-                  + ": the record has no value at "
-                  + identity
-                  + ", the key");
-      return;
-    }
-    runs.add(new KeyedRow(key.get(), row.head().seq(), record.digest(), record.bytes()));
   }
 
   private static boolean complete(Reassembler reassembler, String id, Terminal terminal) {
