@@ -7,7 +7,9 @@ import dfe.fetcher.core.envelope.Reassembler;
 import dfe.fetcher.core.envelope.SnapshotReport;
 import dfe.fetcher.core.envelope.SnapshotStatus;
 import dfe.fetcher.snapshots.diff.ComparedSnapshots;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,10 +33,13 @@ import picocli.CommandLine.Spec;
     description = {
       "Prints the changes from snapshot --from to snapshot --to, one JSON object per line in key"
           + " order: {\"op\":\"add|remove|change\",\"key\":...,\"before\":...,\"after\":...}.",
-      "Memory is bounded: rows are sorted by key in runs spilled to --spill-directory and merged."
-          + " Oversize stubs are not rows and take no part; a summary line goes to stderr.",
-      "Exit 0: both snapshots complete and compared; 3: either is absent or not complete (nothing"
-          + " printed); 2: a row without the key or a key repeated, or input that was not a frame."
+      "Memory is bounded: frames of other snapshots are dropped as read, rows are sorted by key in"
+          + " runs spilled to --spill-directory and merged, and the changes are written there and"
+          + " printed once the diff succeeded. Oversize stubs are not rows and take no part; a"
+          + " summary line goes to stderr.",
+      "Exit 0: both snapshots complete and compared; 3: either is absent or not complete; 2: a row"
+          + " without the key or a key repeated, or input that was not a frame. Nothing is printed"
+          + " on stdout unless the diff was compared whole."
     })
 final class DiffCommand implements Callable<Integer> {
 
@@ -99,23 +104,23 @@ final class DiffCommand implements Callable<Integer> {
         terminal.err().println(compared.keyless().get());
         return SnapshotsCommand.INVALID_INPUT;
       }
-      PrintStream out = terminal.out();
+      // The changes go to a file first and are printed only once the whole diff succeeded: a key
+      // repeated late in either snapshot must not leave part of a diff on stdout.
+      Path changes = directory.resolve("changes.ndjson");
       SortedChanges.Counts counts;
-      try {
+      try (OutputStream pending =
+          new BufferedOutputStream(Files.newOutputStream(changes), 1 << 16)) {
         counts =
             SortedChanges.between(
                 compared.from().sorted(),
                 compared.to().sorted(),
-                event -> {
-                  byte[] json = event.toJson();
-                  out.write(json, 0, json.length);
-                  out.write('\n');
-                });
+                event -> write(pending, event.toJson()));
       } catch (DuplicateKeyException e) {
-        out.flush();
         terminal.err().println("snapshots diff: " + e.getMessage());
         return SnapshotsCommand.INVALID_INPUT;
       }
+      PrintStream out = terminal.out();
+      Files.copy(changes, out);
       out.flush();
       terminal
           .err()
@@ -134,12 +139,21 @@ final class DiffCommand implements Callable<Integer> {
                   + counts.unchanged()
                   + " stubs="
                   + (reassembler.report(fromId).orElseThrow().stubs()
-                      + reassembler.report(toId).orElseThrow().stubs())
+                      + (toId.equals(fromId) ? 0 : reassembler.report(toId).orElseThrow().stubs()))
                   + " runs="
                   + compared.runs());
       return input.wasClean() ? SnapshotsCommand.ALL_COMPLETE : SnapshotsCommand.INVALID_INPUT;
     } finally {
       deleteRecursively(directory);
+    }
+  }
+
+  private static void write(OutputStream pending, byte[] json) {
+    try {
+      pending.write(json);
+      pending.write('\n');
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing the changes to the spill directory failed", e);
     }
   }
 

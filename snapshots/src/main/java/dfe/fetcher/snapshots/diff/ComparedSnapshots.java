@@ -14,6 +14,11 @@ import java.util.function.Consumer;
  * to a {@link Reassembler} that tracks their status and their rows, keyed, to {@link SpilledRuns}
  * of each.
  *
+ * <p>Guarantees: a frame of any other snapshot is dropped before the Reassembler sees it, so only
+ * the two compared snapshots cost memory however many others the input holds. When both ids are one
+ * snapshot, its rows are spilled once and {@link #from} and {@link #to} are the same runs, which
+ * {@link SpilledRuns#sorted} reads twice.
+ *
  * <p>Not thread-safe: one reading thread.
  */
 public final class ComparedSnapshots implements Consumer<Frame> {
@@ -45,13 +50,16 @@ public final class ComparedSnapshots implements Consumer<Frame> {
     this.identity = identity;
     this.reassembler = reassembler;
     this.from = new SpilledRuns(directory, "from", budgetBytes);
-    this.to = new SpilledRuns(directory, "to", budgetBytes);
+    this.to = fromId.equals(toId) ? from : new SpilledRuns(directory, "to", budgetBytes);
   }
 
   @Override
   public void accept(Frame frame) {
-    reassembler.accept(frame);
     String id = frame.head().snapshotId();
+    if (!id.equals(fromId) && !id.equals(toId)) {
+      return;
+    }
+    reassembler.accept(frame);
     if (frame instanceof Frame.Row row && keyless.isEmpty()) {
       if (id.equals(fromId)) {
         spill(row, from);
@@ -73,7 +81,7 @@ public final class ComparedSnapshots implements Consumer<Frame> {
 
   /** Runs spilled to disk. */
   public int runs() {
-    return from.runs() + to.runs();
+    return from == to ? from.runs() : from.runs() + to.runs();
   }
 
   /** Why the diff is refused: a row of either snapshot without a value at the key. */
