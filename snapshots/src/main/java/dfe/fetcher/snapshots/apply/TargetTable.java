@@ -45,6 +45,11 @@ public final class TargetTable implements AutoCloseable {
     return target;
   }
 
+  /** The name {@link #name} gives {@code table}, known before any connection. */
+  public static String keyOf(String table) {
+    return SqlNames.parse(table).targetKey();
+  }
+
   public String name() {
     return names.targetKey();
   }
