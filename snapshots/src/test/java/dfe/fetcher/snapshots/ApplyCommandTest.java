@@ -335,4 +335,30 @@ class ApplyCommandTest {
                 "SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM ${schema}.hosts"))
         .isEqualTo("2026-05-01 12:00");
   }
+
+  @Test
+  void aDoubleKeepsEveryDigitOfTheNumberItWasSent() throws Exception {
+    SnapshotFrames exact = dump(STORE, 1, "{\"id\":\"a\",\"x\":0.30000000000000004}");
+
+    CommandRun run = apply(exact.lines(), "--columns", "/x=x:double precision");
+
+    assertThat(run.exitCode()).as(run.out()).isZero();
+    assertThat(schema.scalar("SELECT (x = 0.1::float8 + 0.2::float8)::text FROM ${schema}.hosts"))
+        .isEqualTo("true");
+  }
+
+  @Test
+  void aValueThatDoesNotCastRefusesTheSnapshotNamingPointerAndType() throws Exception {
+    SnapshotFrames word = dump(STORE, 1, "{\"id\":\"a\",\"cpus\":\"eight\"}");
+
+    CommandRun run = apply(word.lines(), "--columns", "/cpus=cpus:int");
+
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.outLines())
+        .singleElement()
+        .asString()
+        .startsWith("refused snapshot=" + word.id())
+        .contains("/cpus", "int");
+    assertThat(schema.rows("hosts")).isEmpty();
+  }
 }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,11 +18,12 @@ import java.util.Optional;
  * varchar(n)}, rounds a {@code numeric(p,s)} or a {@code timestamp(p)}, and a cast to {@code
  * timestamp} drops the offset a value was written with, all without an error.
  *
- * <p>Contract: {@link #lossyRow} either returns the first row found whose value a cast changes, or,
+ * <p>Contract: {@link #problem} either names the first row found whose value a cast changes (its
+ * key, pointer and type) or a column a value does not cast to at all (its pointer and type), or,
  * when it returns empty, every cast of every staged row succeeded and keeps the value as far as its
- * type can say; a value that does not cast at all fails it with the database's data exception (SQL
- * state class 22, a {@link RowsFault}). {@link SnapshotSwap} runs it inside the swap's transaction
- * before it deletes, inserts or publishes anything, so a refused swap has published no change.
+ * type can say. {@link SnapshotSwap} runs it inside the swap's transaction before it deletes,
+ * inserts or publishes anything, so a refused swap has published no change. A failed cast leaves
+ * that transaction usable (a savepoint is rolled back); any other database error is thrown.
  *
  * <p>A value is kept when its cast, read back, equals the source text read as the type's family: a
  * character type's text is the source text, a number is the source number, a timestamp is the
@@ -38,8 +40,11 @@ final class CastCheck {
     this.columns = target.columns();
   }
 
-  /** Why a row of {@code stage} cannot be cast without loss, naming its key, pointer and type. */
-  Optional<String> lossyRow(String stage) throws SQLException {
+  /**
+   * Why a row of {@code stage} cannot be cast without loss, naming its key, pointer and type, or
+   * why a value does not cast at all, naming the pointer and type; empty when every cast holds.
+   */
+  Optional<String> problem(String stage) throws SQLException {
     List<TableColumns.Column> typed = new ArrayList<>();
     List<String> holds = new ArrayList<>();
     for (TableColumns.Column column : columns.columns()) {
@@ -56,6 +61,7 @@ final class CastCheck {
       which.append(" WHEN NOT ").append(holds.get(i)).append(" THEN ").append(i);
     }
     which.append(" END");
+    Savepoint before = connection.setSavepoint();
     try (Statement sql = connection.createStatement();
         ResultSet row =
             sql.executeQuery(
@@ -67,6 +73,7 @@ final class CastCheck {
                     + String.join(" AND ", holds)
                     + ") LIMIT 1")) {
       if (!row.next()) {
+        connection.releaseSavepoint(before);
         return Optional.empty();
       }
       TableColumns.Column column = typed.get(row.getInt(3));
@@ -82,7 +89,45 @@ final class CastCheck {
               + " does not fit "
               + column.type()
               + " without loss (the cast would change it)");
+    } catch (SQLException e) {
+      if (!RowsFault.isRowsFault(e)) {
+        throw e;
+      }
+      connection.rollback(before);
+      return Optional.of(uncastable(stage, typed, e));
     }
+  }
+
+  /** Which column's cast failed in {@code failed}, found by casting one column at a time. */
+  private String uncastable(String stage, List<TableColumns.Column> typed, SQLException failed)
+      throws SQLException {
+    for (TableColumns.Column column : typed) {
+      Savepoint one = connection.setSavepoint();
+      try (Statement sql = connection.createStatement();
+          ResultSet row =
+              sql.executeQuery(
+                  "SELECT count(*) FROM (SELECT record AS r FROM "
+                      + stage
+                      + ") AS cast_rows WHERE NOT ("
+                      + keeps(column)
+                      + ")")) {
+        connection.releaseSavepoint(one);
+      } catch (SQLException e) {
+        connection.rollback(one);
+        if (!RowsFault.isRowsFault(e)) {
+          throw e;
+        }
+        // The server's message quotes the value: name the place, not the record's content.
+        return "a value at "
+            + column.pointer()
+            + " does not cast to "
+            + column.type()
+            + " (SQL state "
+            + e.getSQLState()
+            + ")";
+      }
+    }
+    return RowsFault.reasonOf(failed.getMessage());
   }
 
   /** A condition true when {@code column}'s cast of {@code r} succeeds and keeps the value. */
@@ -100,8 +145,11 @@ final class CastCheck {
     return switch (family) {
       case "varchar", "character varying", "char", "character", "bpchar" ->
           "(" + cast + ")::text = " + source;
-      case "numeric", "decimal", "real", "double precision", "float", "float4", "float8" ->
-          "(" + cast + ")::numeric = (" + source + ")::numeric";
+      case "numeric", "decimal" -> "(" + cast + ")::numeric = (" + source + ")::numeric";
+      // A float's shortest exact text (extra_float_digits > 0) is every digit it holds; its
+      // cast to numeric keeps 15 (6 for real) and would refuse 0.30000000000000004.
+      case "real", "double precision", "float", "float4", "float8" ->
+          "(" + cast + ")::text::numeric = (" + source + ")::numeric";
       case "timestamp", "timestamp without time zone" ->
           "(" + cast + ") AT TIME ZONE 'UTC' = (" + source + ")::timestamptz";
       case "timestamptz", "timestamp with time zone" ->

@@ -76,7 +76,7 @@ final class SnapshotSwap {
       }
       // Every cast is evaluated before anything is deleted or published: a refusal found by the
       // INSERT below would come after the changes were already sent.
-      Optional<String> lossy = casts.lossyRow(stage);
+      Optional<String> lossy = casts.problem(stage);
       if (lossy.isPresent()) {
         connection.rollback();
         committed = true;

@@ -40,6 +40,8 @@ public final class TargetTable implements AutoCloseable {
       // A timestamp written without an offset is UTC, not the zone of whoever runs apply (the
       // driver sets the session's zone to the JVM's).
       sql.execute("SET TIME ZONE 'UTC'");
+      // Floats print every digit they hold (shortest exact), which CastCheck compares.
+      sql.execute("SET extra_float_digits = 3");
     }
     target.create();
     return target;
