@@ -72,7 +72,12 @@ final class ApplyCommand implements Callable<Integer> {
           "Consumer group whose offsets record progress. Default: dfe-fetcher-apply.TABLE.")
   private String group;
 
-  @Option(names = "--consumer-property", paramLabel = "KEY=VALUE")
+  @Option(
+      names = "--consumer-property",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A Kafka consumer property. Topics are read committed; isolation.level=read_uncommitted"
+              + " also reads frames of aborted transactions.")
   private Map<String, String> consumerProperties = new LinkedHashMap<>();
 
   @Option(
