@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +44,9 @@ import picocli.CommandLine.Spec;
           + " dropped, so a restart resumes. Prints a line per snapshot outcome.",
       "Exit 0: every snapshot read was applied, superseded or not newer than the table's;"
           + " 3: some snapshot was left open, truncated, conflicting or refused; 2: some input"
-          + " was not a frame; 1: the database or Kafka failed."
+          + " was not a frame; 1: the database or Kafka failed (with --follow, a failure a retry"
+          + " cannot fix: a lost connection or a Kafka timeout is retried with a back-off of"
+          + " 0.5 s doubling to 30 s)."
     })
 final class ApplyCommand implements Callable<Integer> {
 
@@ -69,7 +72,12 @@ final class ApplyCommand implements Callable<Integer> {
           "Consumer group whose offsets record progress. Default: dfe-fetcher-apply.TABLE.")
   private String group;
 
-  @Option(names = "--consumer-property", paramLabel = "KEY=VALUE")
+  @Option(
+      names = "--consumer-property",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A Kafka consumer property. Topics are read committed; isolation.level=read_uncommitted"
+              + " also reads frames of aborted transactions.")
   private Map<String, String> consumerProperties = new LinkedHashMap<>();
 
   @Option(
@@ -81,8 +89,8 @@ final class ApplyCommand implements Callable<Integer> {
   @Option(
       names = "--follow",
       description =
-          "Keep reading and applying until stopped; without it, stop at the end offsets"
-              + " the topic had at start.")
+          "Keep reading and applying until stopped, retrying lost connections and Kafka"
+              + " timeouts; without it, stop at the end offsets the topic had at start.")
   private boolean follow;
 
   @Option(
@@ -107,9 +115,10 @@ final class ApplyCommand implements Callable<Integer> {
 
   @Option(
       names = "--columns",
-      split = ",",
-      paramLabel = "POINTER=NAME[:TYPE]",
-      description = "Typed columns taken from the record, e.g. /id=id:bigint,/name=name.")
+      paramLabel = "POINTER=NAME[:TYPE][,...]",
+      description =
+          "Typed columns taken from the record, e.g. /id=id:bigint,/price=price:numeric(10,2);"
+              + " commas inside a type's parentheses do not separate columns. Repeatable.")
   private List<String> columnSpecs = new ArrayList<>();
 
   @Option(
@@ -152,10 +161,8 @@ final class ApplyCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(command.commandLine(), e.getMessage());
     }
-    try (Connection connection = DriverManager.getConnection(url, connectionProperties());
-        TargetTable target = TargetTable.open(connection, table, columns);
-        ChangePublisher publisher = publisher();
-        ApplyMetrics metrics = new ApplyMetrics(target.name())) {
+    try (ChangePublisher publisher = publisher();
+        ApplyMetrics metrics = new ApplyMetrics(TargetTable.keyOf(table))) {
       if (metricsAddress != null) {
         int port = metrics.serve(metricsAddress(metricsAddress));
         terminal
@@ -166,6 +173,69 @@ final class ApplyCommand implements Callable<Integer> {
                     + ":"
                     + port);
       }
+      int attempt = 0;
+      while (true) {
+        long started = System.nanoTime();
+        try {
+          return applyOnce(columns, publisher, metrics, terminal);
+        } catch (SQLException
+            | StagingFailedException
+            | ChangePublishingException
+            | KafkaApplyInput.ReadFailedException e) {
+          String problem = describe(e);
+          Optional<String> retryable = follow ? RetryBackoff.retryable(e) : Optional.empty();
+          if (retryable.isEmpty()) {
+            terminal.err().println("snapshots apply: " + table + ": " + problem);
+            return FAILED;
+          }
+          // A run that went well for longer than the longest wait starts the back-off afresh.
+          if (System.nanoTime() - started > RetryBackoff.FOLLOW.max().toNanos()) {
+            attempt = 0;
+          }
+          attempt++;
+          Duration wait = RetryBackoff.FOLLOW.before(attempt);
+          metrics.retried(retryable.get());
+          terminal
+              .err()
+              .println(
+                  "snapshots apply: "
+                      + table
+                      + ": "
+                      + problem
+                      + "; retrying attempt="
+                      + attempt
+                      + " in_ms="
+                      + wait.toMillis());
+          // Resuming is a restart: from the committed offsets, which never pass a frame of a
+          // snapshot not yet swapped in, with the table's state read back from the database.
+          try {
+            Thread.sleep(wait.toMillis());
+          } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return FAILED;
+          }
+        }
+      }
+    } catch (IOException e) {
+      terminal
+          .err()
+          .println(
+              "snapshots apply: --metrics-address "
+                  + metricsAddress
+                  + ": cannot listen: "
+                  + e.getMessage());
+      return FAILED;
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(command.commandLine(), e.getMessage());
+    }
+  }
+
+  /** One run over one database connection and (from a topic) one consumer: its exit code. */
+  private int applyOnce(
+      TableColumns columns, ChangePublisher publisher, ApplyMetrics metrics, Terminal terminal)
+      throws SQLException {
+    try (Connection connection = DriverManager.getConnection(url, connectionProperties());
+        TargetTable target = TargetTable.open(connection, table, columns)) {
       SnapshotApplier applier =
           new SnapshotApplier(
               target, Optional.ofNullable(store), publisher, terminal.out(), metrics);
@@ -188,26 +258,17 @@ final class ApplyCommand implements Callable<Integer> {
         return SnapshotsCommand.NOT_COMPLETE;
       }
       return input.wasClean() ? SnapshotsCommand.ALL_COMPLETE : SnapshotsCommand.INVALID_INPUT;
-    } catch (SQLException | StagingFailedException e) {
-      SQLException cause =
-          e instanceof SQLException sql ? sql : ((StagingFailedException) e).getCause();
-      terminal.err().println("snapshots apply: " + table + ": database: " + cause.getMessage());
-      return FAILED;
-    } catch (IOException e) {
-      terminal
-          .err()
-          .println(
-              "snapshots apply: --metrics-address "
-                  + metricsAddress
-                  + ": cannot listen: "
-                  + e.getMessage());
-      return FAILED;
-    } catch (ChangePublishingException | KafkaApplyInput.ReadFailedException e) {
-      terminal.err().println("snapshots apply: " + table + ": " + e.getMessage());
-      return FAILED;
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(command.commandLine(), e.getMessage());
     }
+  }
+
+  private static String describe(Exception e) {
+    if (e instanceof SQLException sql) {
+      return "database: " + sql.getMessage();
+    }
+    if (e instanceof StagingFailedException staging) {
+      return "database: " + staging.getCause().getMessage();
+    }
+    return e.getMessage();
   }
 
   private static void stage(SnapshotApplier applier, Frame frame) {

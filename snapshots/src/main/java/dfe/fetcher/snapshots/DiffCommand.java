@@ -1,16 +1,15 @@
 package dfe.fetcher.snapshots;
 
 import dfe.fetcher.core.change.DuplicateKeyException;
-import dfe.fetcher.core.change.KeyedRow;
 import dfe.fetcher.core.change.RowIdentity;
 import dfe.fetcher.core.change.SortedChanges;
-import dfe.fetcher.core.envelope.Frame;
-import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.envelope.Reassembler;
 import dfe.fetcher.core.envelope.SnapshotReport;
 import dfe.fetcher.core.envelope.SnapshotStatus;
-import dfe.fetcher.snapshots.diff.SpilledRuns;
+import dfe.fetcher.snapshots.diff.ComparedSnapshots;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -34,10 +33,13 @@ import picocli.CommandLine.Spec;
     description = {
       "Prints the changes from snapshot --from to snapshot --to, one JSON object per line in key"
           + " order: {\"op\":\"add|remove|change\",\"key\":...,\"before\":...,\"after\":...}.",
-      "Memory is bounded: rows are sorted by key in runs spilled to --spill-directory and merged."
-          + " Oversize stubs are not rows and take no part; a summary line goes to stderr.",
-      "Exit 0: both snapshots complete and compared; 3: either is absent or not complete (nothing"
-          + " printed); 2: a row without the key or a key repeated, or input that was not a frame."
+      "Memory is bounded: frames of other snapshots are dropped as read, rows are sorted by key in"
+          + " runs spilled to --spill-directory and merged, and the changes are written there and"
+          + " printed once the diff succeeded. Oversize stubs are not rows and take no part; a"
+          + " summary line goes to stderr.",
+      "Exit 0: both snapshots complete and compared; 3: either is absent or not complete; 2: a row"
+          + " without the key or a key repeated, or input that was not a frame. Nothing is printed"
+          + " on stdout unless the diff was compared whole."
     })
 final class DiffCommand implements Callable<Integer> {
 
@@ -73,9 +75,6 @@ final class DiffCommand implements Callable<Integer> {
 
   @Mixin private FrameSources sources;
 
-  /** A row of --from or --to without a key: reported once, the diff refused. */
-  private Optional<String> keyless = Optional.empty();
-
   @Override
   public Integer call() throws IOException {
     Terminal terminal = snapshots.terminal();
@@ -90,52 +89,38 @@ final class DiffCommand implements Callable<Integer> {
             spillDirectory != null ? spillDirectory : Path.of(System.getProperty("java.io.tmpdir")),
             "dfe-fetcher-diff-");
     try {
-      long budget = (long) runMegabytes << 20;
-      SpilledRuns before = new SpilledRuns(directory, "from", budget);
-      SpilledRuns after = new SpilledRuns(directory, "to", budget);
       Reassembler reassembler = Reassembler.verifyOnly();
-      FrameInput input =
-          new FrameInput(
-              frame -> {
-                reassembler.accept(frame);
-                String id = frame.head().snapshotId();
-                if (frame instanceof Frame.Row row && keyless.isEmpty()) {
-                  if (id.equals(fromId)) {
-                    spill(identity, row, before);
-                  } else if (id.equals(toId)) {
-                    spill(identity, row, after);
-                  }
-                }
-              },
-              terminal.in(),
-              terminal.err());
+      ComparedSnapshots compared =
+          new ComparedSnapshots(
+              fromId, toId, identity, reassembler, directory, (long) runMegabytes << 20);
+      FrameInput input = new FrameInput(compared, terminal.in(), terminal.err());
       sources.readInto(input);
       boolean complete =
           complete(reassembler, fromId, terminal) & complete(reassembler, toId, terminal);
       if (!complete) {
         return SnapshotsCommand.NOT_COMPLETE;
       }
-      if (keyless.isPresent()) {
-        terminal.err().println(keyless.get());
+      if (compared.keyless().isPresent()) {
+        terminal.err().println(compared.keyless().get());
         return SnapshotsCommand.INVALID_INPUT;
       }
-      PrintStream out = terminal.out();
+      // The changes go to a file first and are printed only once the whole diff succeeded: a key
+      // repeated late in either snapshot must not leave part of a diff on stdout.
+      Path changes = directory.resolve("changes.ndjson");
       SortedChanges.Counts counts;
-      try {
+      try (OutputStream pending =
+          new BufferedOutputStream(Files.newOutputStream(changes), 1 << 16)) {
         counts =
             SortedChanges.between(
-                before.sorted(),
-                after.sorted(),
-                event -> {
-                  byte[] json = event.toJson();
-                  out.write(json, 0, json.length);
-                  out.write('\n');
-                });
+                compared.from().sorted(),
+                compared.to().sorted(),
+                event -> write(pending, event.toJson()));
       } catch (DuplicateKeyException e) {
-        out.flush();
         terminal.err().println("snapshots diff: " + e.getMessage());
         return SnapshotsCommand.INVALID_INPUT;
       }
+      PrintStream out = terminal.out();
+      Files.copy(changes, out);
       out.flush();
       terminal
           .err()
@@ -154,31 +139,22 @@ final class DiffCommand implements Callable<Integer> {
                   + counts.unchanged()
                   + " stubs="
                   + (reassembler.report(fromId).orElseThrow().stubs()
-                      + reassembler.report(toId).orElseThrow().stubs())
+                      + (toId.equals(fromId) ? 0 : reassembler.report(toId).orElseThrow().stubs()))
                   + " runs="
-                  + (before.runs() + after.runs()));
+                  + compared.runs());
       return input.wasClean() ? SnapshotsCommand.ALL_COMPLETE : SnapshotsCommand.INVALID_INPUT;
     } finally {
       deleteRecursively(directory);
     }
   }
 
-  private void spill(RowIdentity identity, Frame.Row row, SpilledRuns runs) {
-    RawRecord record = row.record();
-    Optional<byte[]> key = identity.keyOf(record);
-    if (key.isEmpty()) {
-      keyless =
-          Optional.of(
-              "snapshots diff: snapshot "
-                  + row.head().snapshotId()
-                  + " seq "
-                  + row.head().seq()
-                  + ": the record has no value at "
-                  + identity
-                  + ", the key");
-      return;
+  private static void write(OutputStream pending, byte[] json) {
+    try {
+      pending.write(json);
+      pending.write('\n');
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing the changes to the spill directory failed", e);
     }
-    runs.add(new KeyedRow(key.get(), row.head().seq(), record.digest(), record.bytes()));
   }
 
   private static boolean complete(Reassembler reassembler, String id, Terminal terminal) {

@@ -39,7 +39,9 @@ final class FrameSources {
   @Option(
       names = "--consumer-property",
       paramLabel = "KEY=VALUE",
-      description = "A Kafka consumer property, e.g. security.protocol=SASL_SSL. Repeatable.")
+      description =
+          "A Kafka consumer property, e.g. security.protocol=SASL_SSL. Repeatable. Topics are read"
+              + " committed; isolation.level=read_uncommitted also reads aborted transactions.")
   private Map<String, String> consumerProperties = new LinkedHashMap<>();
 
   /** Reads every file, then every topic, into {@code input}. */

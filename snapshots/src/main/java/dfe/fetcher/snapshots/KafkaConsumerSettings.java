@@ -8,7 +8,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The consumer settings of every topic the {@code snapshots} commands read: the user's {@code
  * --consumer-property} values, with what reading frames needs put over them (byte arrays, no
- * automatic commit, never an offset reset).
+ * automatic commit, never an offset reset), and read committed unless they say otherwise.
  *
  * @param bootstrapServers {@code --bootstrap-server}
  * @param properties {@code --consumer-property}, as given
@@ -36,6 +36,9 @@ record KafkaConsumerSettings(String bootstrapServers, Map<String, String> proper
     merged.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     merged.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     merged.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+    // A transactional writer (Kafka Connect exactly once) aborts frames it will write again: they
+    // are no dump's frames. An explicit isolation.level=read_uncommitted still reads them.
+    merged.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     // Never jump: a committed offset or frames that retention deleted are an error to report,
     // not frames to skip.
     merged.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");

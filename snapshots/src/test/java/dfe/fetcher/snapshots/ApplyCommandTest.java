@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -249,5 +250,115 @@ class ApplyCommandTest {
         .contains("\\u0000");
     assertThat(schema.rows("hosts")).containsOnlyKeys("a");
     assertThat(schema.tables()).noneMatch(name -> name.contains("__stage_"));
+  }
+
+  @Test
+  void aNumericTypeWithPrecisionAndScaleIsOneColumn() throws Exception {
+    SnapshotFrames priced = dump(STORE, 1, "{\"id\":\"a\",\"price\":12.5}");
+
+    CommandRun run =
+        apply(
+            priced.lines(), "--columns", "/price=price:numeric(10,2),/id=id", "--columns", "/n=n");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(schema.scalar("SELECT price::text FROM ${schema}.hosts")).isEqualTo("12.50");
+    assertThat(
+            schema.scalar(
+                "SELECT numeric_precision || ',' || numeric_scale FROM information_schema.columns"
+                    + " WHERE table_schema = '${schema}' AND table_name = 'hosts'"
+                    + " AND column_name = 'price'"))
+        .isEqualTo("10,2");
+  }
+
+  @Test
+  void aValueAVarcharWouldTruncateRefusesTheSnapshotNamingKeyPointerAndType() throws Exception {
+    String[] columns = {"--columns", "/name=name:varchar(3)"};
+    apply(dump(STORE, 1, "{\"id\":\"a\",\"name\":\"abc\"}").lines(), columns);
+    SnapshotFrames tooLong =
+        dump(STORE, 2, "{\"id\":\"b\",\"name\":\"ab\"}", "{\"id\":\"c\",\"name\":\"abcd\"}");
+
+    CommandRun run = apply(tooLong.lines(), columns);
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertThat(run.outLines())
+        .singleElement()
+        .asString()
+        .startsWith("refused snapshot=" + tooLong.id() + " store=" + STORE + " reason=")
+        .contains("key \"c\"", "/name", "varchar(3)")
+        .doesNotContain("abcd");
+    assertThat(schema.rows("hosts")).containsOnlyKeys("a");
+  }
+
+  @Test
+  void aNumberANumericColumnWouldRoundRefusesTheSnapshot() throws Exception {
+    String[] columns = {"--columns", "/cpus=cpus:numeric(4)"};
+    apply(dump(STORE, 1, "{\"id\":\"a\",\"cpus\":8}").lines(), columns);
+    SnapshotFrames fractional = dump(STORE, 2, "{\"id\":\"b\",\"cpus\":1.5}");
+
+    CommandRun run = apply(fractional.lines(), columns);
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertThat(run.outLines())
+        .singleElement()
+        .asString()
+        .startsWith("refused snapshot=" + fractional.id())
+        .contains("key \"b\"", "/cpus", "numeric(4)");
+    assertThat(schema.rows("hosts")).containsOnlyKeys("a");
+  }
+
+  @Test
+  void anOffsetATimestampWithoutZoneWouldDropRefusesTheSnapshot() throws Exception {
+    SnapshotFrames offset = dump(STORE, 1, "{\"id\":\"a\",\"at\":\"2026-05-01T12:00:00+02:00\"}");
+
+    CommandRun run = apply(offset.lines(), "--columns", "/at=at:timestamp");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertThat(run.outLines()).singleElement().asString().contains("key \"a\"", "/at", "timestamp");
+    assertThat(schema.rows("hosts")).isEmpty();
+  }
+
+  @Test
+  void aTimestampWithoutZoneIsReadAsUtcWhateverTheJvmZone() throws Exception {
+    SnapshotFrames local = dump(STORE, 1, "{\"id\":\"a\",\"at\":\"2026-05-01T12:00:00\"}");
+    TimeZone zone = TimeZone.getDefault();
+    CommandRun run;
+    try {
+      TimeZone.setDefault(TimeZone.getTimeZone("Europe/Paris"));
+      run = apply(local.lines(), "--columns", "/at=at:timestamptz");
+    } finally {
+      TimeZone.setDefault(zone);
+    }
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(
+            schema.scalar(
+                "SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM ${schema}.hosts"))
+        .isEqualTo("2026-05-01 12:00");
+  }
+
+  @Test
+  void aDoubleKeepsEveryDigitOfTheNumberItWasSent() throws Exception {
+    SnapshotFrames exact = dump(STORE, 1, "{\"id\":\"a\",\"x\":0.30000000000000004}");
+
+    CommandRun run = apply(exact.lines(), "--columns", "/x=x:double precision");
+
+    assertThat(run.exitCode()).as(run.out()).isZero();
+    assertThat(schema.scalar("SELECT (x = 0.1::float8 + 0.2::float8)::text FROM ${schema}.hosts"))
+        .isEqualTo("true");
+  }
+
+  @Test
+  void aValueThatDoesNotCastRefusesTheSnapshotNamingPointerAndType() throws Exception {
+    SnapshotFrames word = dump(STORE, 1, "{\"id\":\"a\",\"cpus\":\"eight\"}");
+
+    CommandRun run = apply(word.lines(), "--columns", "/cpus=cpus:int");
+
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.outLines())
+        .singleElement()
+        .asString()
+        .startsWith("refused snapshot=" + word.id())
+        .contains("/cpus", "int");
+    assertThat(schema.rows("hosts")).isEmpty();
   }
 }

@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,9 +78,77 @@ class ApplyFollowTest {
     assertThat(read(log)).contains("applied snapshot=" + second.id());
   }
 
+  @Test
+  void aLostDatabaseConnectionIsRetriedCountedAndTheNextDumpApplied() throws Exception {
+    String topic = "apply-retry-" + schema.name();
+    fixture.kafka().createTopic(topic, 1, Map.of());
+    Path log = directory.resolve("apply.log");
+    String application = "apply-retry-" + schema.name();
+    List<String> command =
+        fixture.applyFromTopic(
+            topic,
+            "--follow",
+            "--metrics-address",
+            "127.0.0.1:0",
+            "--db-property",
+            "ApplicationName=" + application);
+    Process apply = ApplyFixture.start(command, log);
+    try {
+      Pattern listening = Pattern.compile("metrics on 127\\.0\\.0\\.1:(\\d+)");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> listening.matcher(read(log)).find() || !apply.isAlive());
+      Matcher port = listening.matcher(read(log));
+      assertThat(port.find()).as(read(log)).isTrue();
+      fixture.produce(topic, 1, dump(STORE, 1, "{\"id\":\"a\"}").lines());
+      await().atMost(Duration.ofSeconds(30)).until(() -> tableKeys().equals("a"));
+
+      assertThat(
+              schema.scalar(
+                  "SELECT count(pg_terminate_backend(pid))::text FROM pg_stat_activity"
+                      + " WHERE application_name = '"
+                      + application
+                      + "'"))
+          .isEqualTo("1");
+      fixture.produce(topic, 1, dump(STORE, 2, "{\"id\":\"b\"}").lines());
+
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> tableKeys().equals("b") || !apply.isAlive());
+      assertThat(apply.isAlive()).as(read(log)).isTrue();
+      assertThat(tableKeys()).isEqualTo("b");
+      assertThat(read(log)).contains("retrying attempt=1");
+      String metrics =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + port.group(1) + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(metrics)
+          .contains(
+              "dfe_fetcher_apply_retries_total{cause=\"database\",table=\""
+                  + schema.table("hosts")
+                  + "\"} 1.0");
+      apply.destroy();
+      assertThat(apply.waitFor(30, TimeUnit.SECONDS)).as(read(log)).isTrue();
+    } finally {
+      apply.destroyForcibly();
+    }
+  }
+
+  /** The table's keys; none while apply has not created it yet (metrics are served first). */
   private String tableKeys() throws Exception {
-    String keys = schema.scalar("SELECT string_agg(id, ',' ORDER BY id) FROM ${schema}.hosts");
-    return keys == null ? "" : keys;
+    try {
+      String keys = schema.scalar("SELECT string_agg(id, ',' ORDER BY id) FROM ${schema}.hosts");
+      return keys == null ? "" : keys;
+    } catch (SQLException e) {
+      if ("42P01".equals(e.getSQLState())) {
+        return "";
+      }
+      throw e;
+    }
   }
 
   private static String read(Path log) throws Exception {

@@ -16,8 +16,12 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -158,6 +162,109 @@ class ApplyFromKafkaTest {
         .isGreaterThan(
             published.indexOf(
                 published.stream().filter(p -> p.contains("remove")).findFirst().orElseThrow()));
+  }
+
+  @Test
+  void aSnapshotRefusedForAColumnThatDoesNotCastPublishesNoChange() throws Exception {
+    String topic = "apply-refused-changes-" + schema.name();
+    String changes = topic + "-changes";
+    fixture.kafka().createTopic(topic, 1, Map.of());
+    fixture.kafka().createTopic(changes, 1, Map.of("cleanup.policy", "compact"));
+    String[] columns = {"--changes-topic", changes, "--columns", "/seen=seen:int"};
+    fixture.produce(topic, 1, hosts(1, "a", "b").lines());
+    assertThat(apply(topic, columns).exitCode()).isZero();
+    assertThat(fixture.kafka().readAll(changes)).hasSize(2);
+    SnapshotFrames uncastable =
+        dump(STORE, 2, "{\"id\":\"b\",\"seen\":\"yesterday\"}", "{\"id\":\"c\",\"seen\":2}");
+    fixture.produce(topic, 1, uncastable.lines());
+
+    CommandRun run = apply(topic, columns);
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertThat(run.outLines()).first().asString().startsWith("refused snapshot=" + uncastable.id());
+    assertThat(schema.rows("hosts")).containsOnlyKeys("a", "b");
+    assertThat(fixture.kafka().readAll(changes))
+        .as("the two adds of the first snapshot, nothing of the refused one")
+        .hasSize(2);
+  }
+
+  @Test
+  void framesOfAnAbortedTransactionAreNotApplied() throws Exception {
+    String topic = "apply-aborted-" + schema.name();
+    fixture.kafka().createTopic(topic, 1, Map.of());
+    SnapshotFrames committed = hosts(1, "a");
+    fixture.produce(topic, 1, committed.lines());
+    produceAborted(topic, hosts(2, "x").lines());
+
+    CommandRun run = apply(topic);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.outLines())
+        .singleElement()
+        .asString()
+        .startsWith("applied snapshot=" + committed.id());
+    assertThat(schema.rows("hosts")).containsOnlyKeys("a");
+  }
+
+  @Test
+  void framesOfAnAbortedTransactionAreNotVerified() throws Exception {
+    String topic = "verify-aborted-" + schema.name();
+    fixture.kafka().createTopic(topic, 1, Map.of());
+    SnapshotFrames committed = hosts(1, "a");
+    SnapshotFrames aborted = hosts(2, "x");
+    fixture.produce(topic, 1, committed.lines());
+    produceAborted(topic, aborted.lines());
+
+    CommandRun verify =
+        CommandRun.of(
+            "snapshots",
+            "verify",
+            "--bootstrap-server",
+            fixture.kafka().bootstrapServers(),
+            "--topic",
+            topic);
+
+    assertThat(verify.exitCode()).as(verify.err()).isZero();
+    assertThat(verify.out())
+        .contains("1 snapshot: 1 complete")
+        .contains(committed.id().substring(committed.id().length() - 12))
+        .doesNotContain(aborted.id().substring(aborted.id().length() - 12));
+  }
+
+  @Test
+  void readUncommittedIsAConsumerPropertyAway() throws Exception {
+    String topic = "apply-uncommitted-" + schema.name();
+    fixture.kafka().createTopic(topic, 1, Map.of());
+    SnapshotFrames aborted = hosts(2, "x");
+    produceAborted(topic, aborted.lines());
+
+    CommandRun run = apply(topic, "--consumer-property", "isolation.level=read_uncommitted");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(schema.rows("hosts")).containsOnlyKeys("x");
+  }
+
+  /** Sends {@code lines} in one transaction of a transactional producer, then aborts it. */
+  private void produceAborted(String topic, List<String> lines) {
+    Map<String, Object> settings =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            fixture.kafka().bootstrapServers(),
+            ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+            "aborting-" + topic,
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+            ByteArraySerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+            ByteArraySerializer.class);
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings)) {
+      producer.initTransactions();
+      producer.beginTransaction();
+      for (String line : lines) {
+        producer.send(new ProducerRecord<>(topic, 0, null, line.getBytes(StandardCharsets.UTF_8)));
+      }
+      producer.flush();
+      producer.abortTransaction();
+    }
   }
 
   private static String describe(ConsumerRecord<byte[], byte[]> record) {

@@ -129,4 +129,31 @@ class DiffCommandTest {
     assertThat(run.err())
         .contains("snapshot " + to.id() + " seq 1: the record has no value at /id");
   }
+
+  @Test
+  void aSnapshotComparedWithItselfHasNoChanges() throws Exception {
+    SnapshotFrames only = dump(STORE, 1, "{\"id\":\"a\"}", "{\"id\":\"b\"}");
+
+    CommandRun run = diff(only, only, only.shuffledWithDuplicates(3));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).contains("added=0 removed=0 changed=0 unchanged=2");
+  }
+
+  @Test
+  void aKeyRepeatedAfterAChangedKeyIsRefusedBeforeAnythingIsPrinted() throws Exception {
+    SnapshotFrames from = dump(STORE, 1, "{\"id\":\"a\",\"n\":1}");
+    SnapshotFrames to =
+        dump(
+            STORE, 2, "{\"id\":\"a\",\"n\":2}", "{\"id\":\"z\",\"n\":1}", "{\"id\":\"z\",\"n\":2}");
+    List<String> lines = new ArrayList<>(from.lines());
+    lines.addAll(to.lines());
+
+    CommandRun run = diff(from, to, lines);
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).contains("key \"z\" appears at seq 1 and seq 2 of the later snapshot");
+  }
 }

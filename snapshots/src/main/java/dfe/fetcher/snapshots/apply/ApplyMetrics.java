@@ -13,10 +13,16 @@ import java.net.InetSocketAddress;
  */
 public final class ApplyMetrics implements AutoCloseable {
 
+  /**
+   * Failures {@code --follow} retried, labelled {@code cause} {@code database} or {@code kafka}.
+   */
+  public static final String RETRIES = "dfe_fetcher_apply_retries_total";
+
   private final String table;
   private final Counter snapshots;
   private final Counter rows;
   private final Counter changes;
+  private final Counter retries;
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private HTTPServer server;
 
@@ -39,6 +45,12 @@ public final class ApplyMetrics implements AutoCloseable {
             .name(MetricNames.Apply.CHANGES)
             .help("Change events published to the changes topic")
             .labelNames("table", "op")
+            .register(registry);
+    retries =
+        Counter.builder()
+            .name(RETRIES)
+            .help("Runs of --follow that failed and were retried, by what failed")
+            .labelNames("table", "cause")
             .register(registry);
   }
 
@@ -68,6 +80,11 @@ public final class ApplyMetrics implements AutoCloseable {
       changes.labelValues(table, "remove").inc(counts.removed());
       changes.labelValues(table, "change").inc(counts.changed());
     }
+  }
+
+  /** A failure of {@code cause} ({@code database}, {@code kafka}) that will be retried. */
+  public void retried(String cause) {
+    retries.labelValues(table, cause).inc();
   }
 
   @Override

@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
  * <p>Guarantees: {@link #swap} replaces the table's rows, records which snapshot it now holds, and
  * drops the staging table in one transaction, and only when the snapshot is newer (by id) than the
  * one held, so a reader of the table sees the old snapshot or the new one and never a mix, and an
- * older snapshot never replaces a newer one whatever the order of runs.
+ * older snapshot never replaces a newer one whatever the order of runs. A snapshot a typed column
+ * cannot hold, or would hold only changed ({@link CastCheck}), is refused before any row is written
+ * or any change published.
  */
 final class SnapshotSwap {
 
@@ -39,6 +41,7 @@ final class SnapshotSwap {
   private final TargetTable target;
   private final StagingTables staging;
   private final ChangeQuery changes;
+  private final CastCheck casts;
   private final Connection connection;
   private final SqlNames names;
   private final TableColumns columns;
@@ -47,6 +50,7 @@ final class SnapshotSwap {
     this.target = target;
     this.staging = staging;
     this.changes = new ChangeQuery(target);
+    this.casts = new CastCheck(target);
     this.connection = target.connection();
     this.names = target.names();
     this.columns = target.columns();
@@ -69,6 +73,14 @@ final class SnapshotSwap {
         connection.rollback();
         committed = true;
         return new Result(Outcome.NOT_NEWER, held.get(), ChangeCounts.NOT_COUNTED);
+      }
+      // Every cast is evaluated before anything is deleted or published: a refusal found by the
+      // INSERT below would come after the changes were already sent.
+      Optional<String> lossy = casts.problem(stage);
+      if (lossy.isPresent()) {
+        connection.rollback();
+        committed = true;
+        return new Result(Outcome.REFUSED, lossy.get(), ChangeCounts.NOT_COUNTED);
       }
       String projected = projected(stage);
       ChangeCounts counts = ChangeCounts.NOT_COUNTED;

@@ -41,19 +41,24 @@ public record TableColumns(RowIdentity identity, List<Column> columns) {
 
     /** The SQL expression of this column's value in a record column named {@code record}. */
     String valueOf(String record) {
-      return "(" + record + " #>> " + SqlNames.literal(path(pointer)) + ")::" + type;
+      return sourceOf(pointer, record) + "::" + type;
     }
   }
 
   /**
-   * Columns from {@code --key} pointers and {@code --columns} specifications, {@code
-   * POINTER=NAME[:TYPE]}.
+   * Columns from {@code --key} pointers and {@code --columns} values, each one or more {@code
+   * POINTER=NAME[:TYPE]} separated by commas; a comma inside parentheses belongs to the type
+   * ({@code /price=price:numeric(10,2)}).
    *
    * @throws IllegalArgumentException naming the option and value that is wrong
    */
-  public static TableColumns of(List<String> keyPointers, List<String> columnSpecs) {
+  public static TableColumns of(List<String> keyPointers, List<String> columnValues) {
     RowIdentity identity = RowIdentity.of(keyPointers);
     Map<String, Column> mapped = new LinkedHashMap<>();
+    List<String> columnSpecs = new ArrayList<>();
+    for (String value : columnValues) {
+      columnSpecs.addAll(specsOf(value));
+    }
     for (String spec : columnSpecs) {
       int equals = spec.indexOf('=');
       if (equals <= 0) {
@@ -95,8 +100,33 @@ public record TableColumns(RowIdentity identity, List<Column> columns) {
     return new TableColumns(identity, List.copyOf(columns));
   }
 
+  /** {@code value} cut at each comma outside parentheses. */
+  static List<String> specsOf(String value) {
+    List<String> specs = new ArrayList<>();
+    int depth = 0;
+    int start = 0;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth = Math.max(0, depth - 1);
+      } else if (c == ',' && depth == 0) {
+        specs.add(value.substring(start, i));
+        start = i + 1;
+      }
+    }
+    specs.add(value.substring(start));
+    return specs;
+  }
+
   List<Column> keyColumns() {
     return columns.stream().filter(Column::key).toList();
+  }
+
+  /** The SQL expression of the text at {@code pointer} in a record column named {@code record}. */
+  static String sourceOf(String pointer, String record) {
+    return "(" + record + " #>> " + SqlNames.literal(path(pointer)) + ")";
   }
 
   /** {@code /site/id} as {@code site_id}. */

@@ -36,8 +36,20 @@ public final class TargetTable implements AutoCloseable {
       throws SQLException {
     TargetTable target = new TargetTable(connection, SqlNames.parse(table), columns);
     connection.setAutoCommit(true);
+    try (Statement sql = connection.createStatement()) {
+      // A timestamp written without an offset is UTC, not the zone of whoever runs apply (the
+      // driver sets the session's zone to the JVM's).
+      sql.execute("SET TIME ZONE 'UTC'");
+      // Floats print every digit they hold (shortest exact), which CastCheck compares.
+      sql.execute("SET extra_float_digits = 3");
+    }
     target.create();
     return target;
+  }
+
+  /** The name {@link #name} gives {@code table}, known before any connection. */
+  public static String keyOf(String table) {
+    return SqlNames.parse(table).targetKey();
   }
 
   public String name() {

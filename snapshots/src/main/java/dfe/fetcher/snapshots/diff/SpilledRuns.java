@@ -35,6 +35,7 @@ public final class SpilledRuns {
   private final List<KeyedRow> buffer = new ArrayList<>();
   private final List<Path> runs = new ArrayList<>();
   private long buffered;
+  private boolean bufferSorted;
   private long rows;
   private int passes;
 
@@ -46,6 +47,7 @@ public final class SpilledRuns {
 
   public void add(KeyedRow row) {
     buffer.add(row);
+    bufferSorted = false;
     buffered += row.weight();
     rows++;
     if (buffered >= budgetBytes) {
@@ -62,7 +64,11 @@ public final class SpilledRuns {
     return runs.size();
   }
 
-  /** Every row added, in order; rows still buffered are merged without being written. */
+  /**
+   * Every row added, in order; rows still buffered are merged without being written. May be called
+   * again (a snapshot compared with itself) for an independent iterator, once no more rows are
+   * added.
+   */
   public Iterator<KeyedRow> sorted() {
     // Merge in passes so no more than MAX_FAN_IN runs (and read buffers) are open at once.
     while (runs.size() >= MAX_FAN_IN) {
@@ -79,7 +85,11 @@ public final class SpilledRuns {
       runs.subList(0, MAX_FAN_IN).clear();
       runs.add(merged);
     }
-    buffer.sort(KeyedRow.ORDER);
+    if (!bufferSorted) {
+      // Sorting again would break an iterator an earlier call handed out.
+      buffer.sort(KeyedRow.ORDER);
+      bufferSorted = true;
+    }
     List<Iterator<KeyedRow>> sources = new ArrayList<>();
     for (Path run : runs) {
       sources.add(new RunReader(run));
