@@ -213,6 +213,60 @@ class KeysetTailTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "inet|'10.0.0.1','10.0.0.2','10.0.0.3','10.0.0.4','10.0.0.5'",
+        "mood|'sad','ok','fine','good','great'",
+        "time|'01:00','02:00','03:00','04:00','05:00'",
+        "double precision|0.5,1.5,2.5,3.5,4.5",
+        "text|'a','b','c','d','e'",
+        "date|'2024-01-01','2024-01-02','2024-01-03','2024-01-04','2024-01-05'",
+        "numeric|1.10,2.20,3.30,4.40,5.50",
+        "bytea|'\\x01','\\x02','\\x03','\\x04','\\x05'"
+      })
+  void aPostgresqlTailPagesOverEachKeyTypeTheMappingReads(String typeAndValues) throws Exception {
+    String type = typeAndValues.substring(0, typeAndValues.indexOf('|'));
+    String[] values = typeAndValues.substring(typeAndValues.indexOf('|') + 1).split(",");
+    database = TestDatabase.create(Engine.POSTGRES);
+    database.execute(
+        "CREATE TYPE mood AS ENUM ('sad', 'ok', 'fine', 'good', 'great')",
+        "CREATE TABLE keyed (k " + type + " PRIMARY KEY, n integer)");
+    for (int i = 0; i < values.length; i++) {
+      database.execute("INSERT INTO keyed VALUES (" + values[i] + ", " + (i + 1) + ")");
+    }
+    DbStore store = TestDatabase.tail("keyed", "SELECT * FROM keyed", List.of("k"), 2, 10);
+
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink first = read(open, "keyed", Optional.empty());
+      RecordingSink again = read(open, "keyed", first.lastMark());
+
+      assertThat(first.records())
+          .as(type + " keys, two a page")
+          .extracting(record -> record.replaceAll(".*\"n\":(\\d+).*", "$1"))
+          .containsExactly("1", "2", "3", "4", "5");
+      assertThat(again.records()).isEmpty();
+    }
+  }
+
+  @Test
+  void settleHoldsBackASqliteTextStampYoungerThanIt() throws Exception {
+    database = TestDatabase.create(Engine.SQLITE);
+    database.execute(
+        "CREATE TABLE events (at TEXT NOT NULL PRIMARY KEY, n INTEGER)",
+        "INSERT INTO events VALUES (datetime('now', '-2 hours'), 1), (datetime('now'), 2)");
+    DbStore store = TestDatabase.settledTail("events", "SELECT * FROM events", List.of("at"), 600);
+
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink sink = read(open, "events", Optional.empty());
+
+      assertThat(sink.records())
+          .as("the row stamped now is within settle_secs")
+          .extracting(record -> record.replaceAll(".*\"n\":(\\d+).*", "$1"))
+          .containsExactly("1");
+    }
+  }
+
   private void insert(int from, int to) {
     database.execute(
         IntStream.rangeClosed(from, to)
