@@ -11,12 +11,10 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Array;
 import java.sql.Clob;
-import java.sql.Date;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLXML;
-import java.sql.Timestamp;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -25,9 +23,6 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.OffsetTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoField;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -176,7 +171,7 @@ final class RecordWriter {
       }
       case TIME -> {
         LocalTime value = rows.getObject(index, LocalTime.class);
-        writeText(json, value == null ? null : time(value, column.scale()));
+        writeText(json, value == null ? null : TimeText.time(value, column.scale()));
       }
       case TIME_WITH_ZONE -> {
         OffsetTime value = rows.getObject(index, OffsetTime.class);
@@ -184,7 +179,7 @@ final class RecordWriter {
             json,
             value == null
                 ? null
-                : time(value.toLocalTime(), column.scale()) + value.getOffset().getId());
+                : TimeText.time(value.toLocalTime(), column.scale()) + value.getOffset().getId());
       }
       // MariaDB prints a TIME as the duration it is, with the column's fractional digits.
       case DURATION, BIT_STRING, TEXT -> writeText(json, rows.getString(index));
@@ -217,7 +212,7 @@ final class RecordWriter {
       }
       case TIMESTAMP_WITH_ZONE -> {
         Instant value = Timestamps.instant(rows, index, dialect);
-        writeText(json, value == null ? null : utc(value, column.scale()));
+        writeText(json, value == null ? null : TimeText.utc(value, column.scale()));
       }
       case TIMESTAMP_WITH_ZONE_OR_INFINITY -> {
         // Read as an offset date-time: pgjdbc builds its MAX/MIN for the infinities, which no
@@ -230,7 +225,7 @@ final class RecordWriter {
         } else if (value.equals(OffsetDateTime.MIN)) {
           json.writeString(MINUS_INFINITY);
         } else {
-          json.writeString(utc(value.toInstant(), column.scale()));
+          json.writeString(TimeText.utc(value.toInstant(), column.scale()));
         }
       }
       case TIMESTAMP_WITH_ZONE_OR_ZERO -> {
@@ -238,7 +233,7 @@ final class RecordWriter {
         if (value == null) {
           writeZeroDateOrNull(json, rows, index);
         } else {
-          json.writeString(utc(value, column.scale()));
+          json.writeString(TimeText.utc(value, column.scale()));
         }
       }
       case MONEY -> {
@@ -325,9 +320,10 @@ final class RecordWriter {
     if (value == null) {
       json.writeNull();
     } else if (zone.isPresent()) {
-      json.writeString(utc(value.atZone(zone.get()).toInstant(), column.scale()));
+      json.writeString(TimeText.utc(value.atZone(zone.get()).toInstant(), column.scale()));
     } else {
-      json.writeString(value.toLocalDate() + "T" + time(value.toLocalTime(), column.scale()));
+      json.writeString(
+          value.toLocalDate() + "T" + TimeText.time(value.toLocalTime(), column.scale()));
     }
   }
 
@@ -374,7 +370,7 @@ final class RecordWriter {
     try {
       elements = array.getResultSet();
     } catch (SQLFeatureNotSupportedException e) {
-      writeArray(json, (Object[]) array.getArray());
+      JavaArrayElements.write(json, (Object[]) array.getArray());
       return;
     }
     try (elements) {
@@ -408,115 +404,5 @@ final class RecordWriter {
       }
       json.writeEndArray();
     }
-  }
-
-  /** An array's elements by their Java type; nested arrays nest. */
-  private void writeArray(JsonGenerator json, Object[] elements) throws SQLException, IOException {
-    json.writeStartArray();
-    for (Object element : elements) {
-      if (element == null) {
-        json.writeNull();
-      } else if (element instanceof Object[] nested) {
-        writeArray(json, nested);
-      } else if (element instanceof Boolean bool) {
-        json.writeBoolean(bool);
-      } else if (element instanceof BigDecimal decimal) {
-        json.writeNumber(decimal);
-      } else if (element instanceof BigInteger big) {
-        json.writeNumber(big);
-      } else if (element instanceof Double || element instanceof Float) {
-        double value = ((Number) element).doubleValue();
-        if (Double.isNaN(value) || Double.isInfinite(value)) {
-          json.writeString(Double.toString(value));
-        } else if (element instanceof Float f) {
-          json.writeNumber(f);
-        } else {
-          json.writeNumber(value);
-        }
-      } else if (element instanceof Number number) {
-        json.writeNumber(number.longValue());
-      } else if (element instanceof byte[] bytes) {
-        json.writeBinary(bytes);
-      } else if (element instanceof Timestamp timestamp) {
-        // Drivers build array timestamps in the JVM's zone; undo that to get the wall value.
-        LocalDateTime local = timestamp.toLocalDateTime();
-        json.writeString(local.toLocalDate() + "T" + time(local.toLocalTime(), 0));
-      } else if (element instanceof Date date) {
-        json.writeString(date.toLocalDate().toString());
-      } else if (element instanceof String text) {
-        json.writeString(text);
-      } else if (element instanceof java.util.UUID uuid) {
-        json.writeString(uuid.toString());
-      } else {
-        // Never an object's toString: a type this writer does not know is an error.
-        throw new SQLException(
-            "an array element of Java type "
-                + element.getClass().getName()
-                + " has no JSON mapping; cast the array in the query (e.g. to text[])",
-            "0A000");
-      }
-    }
-    json.writeEndArray();
-  }
-
-  /** {@code HH:MM:SS} with at least {@code scale} fractional digits and all the value has. */
-  static String time(LocalTime value, int scale) {
-    // Written by hand: String.format parses its pattern with a regex on every call, which was a
-    // sixth of a database dump's time in the profile (docs/benchmarks.md).
-    return appendTime(new StringBuilder(18), value, scale).toString();
-  }
-
-  private static StringBuilder appendTime(StringBuilder out, LocalTime value, int scale) {
-    int nanos = value.get(ChronoField.NANO_OF_SECOND);
-    int digits = Math.min(9, Math.max(scale, digitsNeeded(nanos)));
-    appendTwo(out, value.getHour()).append(':');
-    appendTwo(out, value.getMinute()).append(':');
-    appendTwo(out, value.getSecond());
-    if (digits > 0) {
-      char[] fraction = new char[9];
-      for (int i = 8, rest = nanos; i >= 0; i--, rest /= 10) {
-        fraction[i] = (char) ('0' + rest % 10);
-      }
-      out.append('.').append(fraction, 0, digits);
-    }
-    return out;
-  }
-
-  private static StringBuilder appendTwo(StringBuilder out, int value) {
-    return out.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
-  }
-
-  /** RFC 3339 in UTC with {@code Z}, fractional digits as {@link #time}. */
-  static String utc(Instant instant, int scale) {
-    LocalDateTime value = LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
-    StringBuilder out = new StringBuilder(30);
-    int year = value.getYear();
-    if (year >= 0 && year <= 9999) {
-      out.append((char) ('0' + year / 1000))
-          .append((char) ('0' + year / 100 % 10))
-          .append((char) ('0' + year / 10 % 10))
-          .append((char) ('0' + year % 10))
-          .append('-');
-      appendTwo(out, value.getMonthValue()).append('-');
-      appendTwo(out, value.getDayOfMonth());
-    } else {
-      // ISO's sign and expanded year, as DateTimeFormatter writes it.
-      out.append(value.toLocalDate().format(DateTimeFormatter.ISO_LOCAL_DATE));
-    }
-    return appendTime(out.append('T'), value.toLocalTime(), scale).append('Z').toString();
-  }
-
-  /** 0, 3, 6 or 9: the fewest digits in groups of three that keep every nanosecond. */
-  private static int digitsNeeded(int nanos) {
-    if (nanos == 0) {
-      return 0;
-    }
-    if (nanos % 1_000_000 == 0) {
-      return 3;
-    }
-    if (nanos % 1_000 == 0) {
-      return 6;
-    }
-    return 9;
   }
 }

@@ -39,9 +39,9 @@ class RecordWriterTimeTest {
       int scale = i % 10;
       LocalDateTime local = LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
 
-      assertThat(RecordWriter.time(local.toLocalTime(), scale))
+      assertThat(TimeText.time(local.toLocalTime(), scale))
           .isEqualTo(expectedTime(local.toLocalTime(), scale));
-      assertThat(RecordWriter.utc(instant, scale))
+      assertThat(TimeText.utc(instant, scale))
           .isEqualTo(
               local.toLocalDate().format(DateTimeFormatter.ISO_LOCAL_DATE)
                   + "T"
@@ -52,9 +52,9 @@ class RecordWriterTimeTest {
 
   @Test
   void yearsPastFourDigitsKeepIsosSign() {
-    assertThat(RecordWriter.utc(Instant.parse("+10000-01-01T00:00:00Z"), 0))
+    assertThat(TimeText.utc(Instant.parse("+10000-01-01T00:00:00Z"), 0))
         .isEqualTo("+10000-01-01T00:00:00Z");
-    assertThat(RecordWriter.utc(Instant.parse("-0001-12-31T23:59:59.5Z"), 3))
+    assertThat(TimeText.utc(Instant.parse("-0001-12-31T23:59:59.5Z"), 3))
         .isEqualTo("-0001-12-31T23:59:59.500Z");
   }
 }
