@@ -156,6 +156,51 @@ class ApplyCommandTest {
   }
 
   @Test
+  void anOpenDumpIsDroppedAsAbandonedOnceANewerDumpOfItsStoreBegins() throws Exception {
+    apply(hosts(1, "a").lines());
+    SnapshotFrames failed = hosts(2, "a", "b");
+    SnapshotFrames next = hosts(3, "a", "b", "c");
+    List<String> lines = new ArrayList<>(failed.withoutEnd());
+    lines.addAll(next.withoutEnd());
+
+    CommandRun run = apply(lines);
+
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.outLines())
+        .containsExactly(
+            "abandoned snapshot="
+                + failed.id()
+                + " store="
+                + STORE
+                + " status=open newer="
+                + next.id(),
+            "not-applied snapshot=" + next.id() + " store=" + STORE + " status=open");
+    assertThat(schema.rows("hosts")).containsOnlyKeys("a");
+    assertThat(schema.tables().stream().filter(name -> name.contains("__stage_")))
+        .containsExactly("hosts__stage_" + next.id().substring(next.id().length() - 12));
+  }
+
+  @Test
+  void aTruncatedDumpOfAnotherStoreIsNotAbandonedByThisStoresDumps() throws Exception {
+    SnapshotFrames other = dump("inventory.disks", 1, "{\"id\":\"d1\"}", "{\"id\":\"d2\"}");
+    List<String> lines = new ArrayList<>(other.withoutRow(1));
+    lines.addAll(hosts(2, "a").lines());
+
+    CommandRun run = apply(lines, "--store", "inventory.disks");
+
+    assertThat(run.outLines())
+        .containsExactly(
+            "skipped snapshot="
+                + hosts(2, "a").id()
+                + " store="
+                + STORE
+                + " status=other-store table_store=inventory.disks",
+            "not-applied snapshot="
+                + other.id()
+                + " store=inventory.disks status=truncated missing=1");
+  }
+
+  @Test
   void typedColumnsAreTakenFromTheRecord() throws Exception {
     SnapshotFrames typed =
         dump(

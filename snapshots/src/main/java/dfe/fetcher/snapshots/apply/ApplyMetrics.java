@@ -31,7 +31,8 @@ public final class ApplyMetrics implements AutoCloseable {
     snapshots =
         Counter.builder()
             .name(MetricNames.Apply.SNAPSHOTS)
-            .help("Snapshots settled: applied, superseded, skipped, refused or not applied")
+            .help(
+                "Snapshots settled: applied, superseded, abandoned, skipped, refused or not applied")
             .labelNames("table", "outcome")
             .register(registry);
     rows =

@@ -25,6 +25,16 @@ final class RowsFault {
     return false;
   }
 
+  /** Whether {@code e} (or a batch's next exception) says a table does not exist (42P01). */
+  static boolean isUndefinedTable(SQLException e) {
+    for (SQLException cause = e; cause != null; cause = cause.getNextException()) {
+      if ("42P01".equals(cause.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The first line of the server's message, and its detail line when it has one. */
   static String reasonOf(String message) {
     if (message == null) {

@@ -25,8 +25,9 @@ import java.util.stream.Collectors;
  * <p>Each snapshot's rows are staged in its staging table as they arrive (never all of a snapshot
  * in memory: a verify-only {@link Reassembler} tracks status); {@link #settle} swaps in the newest
  * complete snapshot and drops the staging of every older one. A conflicting snapshot is dropped and
- * reported; an open or truncated one waits, staged, until it completes or a newer one is swapped
- * in. Frames of a snapshot not newer than the one the table holds are ignored.
+ * reported; an open or truncated one waits, staged, until it completes, a newer one is swapped in,
+ * or a newer snapshot of its store begins (its dump was abandoned). Frames of a snapshot not newer
+ * than the one the table holds are ignored.
  *
  * <p>Positions: frames may be tagged with the Kafka partition and offset they came from ({@link
  * #at}); {@link #committable} is, per partition, the first offset of a snapshot still waiting, so
@@ -53,6 +54,10 @@ public final class SnapshotApplier {
   private final Map<String, Map<Integer, Long>> refusedFirstOffsets = new HashMap<>();
 
   private final Set<String> done = new HashSet<>();
+
+  /** Per store, the newest snapshot any frame was read of. */
+  private final Map<String, String> newestRead = new HashMap<>();
+
   private Optional<TargetTable.Held> held;
   private int partition = -1;
   private long offset = -1;
@@ -95,6 +100,7 @@ public final class SnapshotApplier {
   public void accept(Frame frame) throws SQLException {
     FrameHead head = frame.head();
     String id = head.snapshotId();
+    newestRead.merge(head.store(), id, (a, b) -> SnapshotOrder.compare(a, b) >= 0 ? a : b);
     if (done.contains(id)) {
       return;
     }
@@ -160,6 +166,9 @@ public final class SnapshotApplier {
         continue;
       }
       candidate.flush();
+      if (!waiting.containsKey(candidate.id)) {
+        continue; // superseded by a snapshot another apply swapped in
+      }
       if (candidate.refusal != null) {
         refuse(candidate);
         continue;
@@ -197,12 +206,12 @@ public final class SnapshotApplier {
         case NOT_NEWER -> {
           // Another apply swapped a newer snapshot in meanwhile.
           finish(candidate);
-          held = target.held();
           line(
               "skipped",
               candidate.id,
               candidate.store,
               "status=not-newer table_holds=" + swapped.detail());
+          catchUp();
         }
         case REFUSED -> {
           holdOffsets(candidate);
@@ -210,6 +219,29 @@ public final class SnapshotApplier {
           unapplied++;
           line("refused", candidate.id, candidate.store, "reason=\"" + swapped.detail() + "\"");
         }
+      }
+    }
+    dropAbandoned();
+  }
+
+  /**
+   * Drops every open or truncated snapshot older than a snapshot of its store read since. A store's
+   * snapshots are written one after another, and a store's frames travel on one partition in the
+   * order written, so once a newer snapshot has begun the older one's dump was abandoned (its tick
+   * failed or was stopped): its missing frames will not come. Without this, every failing dump
+   * would stay staged and hold the committed offsets until a dump of the store succeeds.
+   */
+  private void dropAbandoned() throws SQLException {
+    for (Waiting snapshot : List.copyOf(waiting.values())) {
+      String newest = newestRead.get(snapshot.store);
+      if (SnapshotOrder.compare(snapshot.id, newest) < 0) {
+        SnapshotStatus status = reassembler.status(snapshot.id).orElseThrow();
+        finish(snapshot);
+        line(
+            "abandoned",
+            snapshot.id,
+            snapshot.store,
+            "status=" + status.wireName() + " newer=" + newest);
       }
     }
   }
@@ -285,6 +317,17 @@ public final class SnapshotApplier {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Another apply swapped a newer snapshot into the table (and dropped the staging of the older
+   * ones): takes in what the table holds now and drops, as superseded, every snapshot older.
+   */
+  private void catchUp() throws SQLException {
+    held = target.held();
+    if (held.isPresent()) {
+      dropOlderThan(held.get().snapshotId());
+    }
   }
 
   private void dropOlderThan(String appliedId) throws SQLException {
@@ -365,6 +408,13 @@ public final class SnapshotApplier {
         try {
           staging.stage(id, seqs, records, count);
         } catch (SQLException e) {
+          if (RowsFault.isUndefinedTable(e)) {
+            // Dropped by another apply that swapped a newer snapshot in: this one is superseded.
+            catchUp();
+            if (!waiting.containsKey(id)) {
+              return;
+            }
+          }
           if (!RowsFault.isRowsFault(e)) {
             throw e;
           }
