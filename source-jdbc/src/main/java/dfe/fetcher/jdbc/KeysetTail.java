@@ -21,6 +21,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@code shape: tail} store: what is new since the checkpoint, read in keyset pages.
@@ -37,10 +39,15 @@ import java.util.Optional;
  */
 final class KeysetTail implements RowSource {
 
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.source.db");
+
   private final OpenDatabase database;
   private final DbStore store;
   private final Clock clock;
   private final String name;
+
+  /** Whether the warning that the key's uniqueness cannot be checked was logged. */
+  private volatile boolean warnedKeyUnknown;
 
   KeysetTail(OpenDatabase database, DbStore store, Clock clock) {
     this.database = database;
@@ -159,17 +166,26 @@ final class KeysetTail implements RowSource {
   }
 
   /**
+   * The key columns as the result labels them, the kind of the first (the settle column), and
+   * whether a row's key may be NULL.
+   */
+  private record KeyColumns(List<String> labels, Columns.Kind firstKind, boolean mayBeNull) {}
+
+  /**
    * The key columns as the query's result labels them: a database that folds unquoted names (H2 and
    * Oracle to upper case, PostgreSQL to lower) reports {@code ID} for a key written {@code id}. An
    * exact match wins, then one that differs only in case; the result is what gets quoted.
+   *
+   * <p>Also asks the database whether the key is unique ({@link KeyUniqueness}): a key it says is
+   * not fails the tick; one it cannot tell about is warned about once. A key's NULL-ness is taken
+   * from the metadata only where the key is known unique in the one table the query reads: through
+   * an outer join PostgreSQL's driver reports a column NOT NULL that the join fills with NULL.
    */
-  /** The key columns as the result labels them, and the kind of the first (the settle column). */
-  private record KeyColumns(List<String> labels, Columns.Kind firstKind, boolean mayBeNull) {}
-
   private KeyColumns keyColumns(Connection connection, Cancellation cancellation)
       throws SQLException, SourceException, InterruptedException {
     Columns columns;
     List<Integer> nullable = new ArrayList<>();
+    List<KeyUniqueness.Answer> uniqueness = new ArrayList<>();
     // Registered for cancellation too: MariaDB runs the derived table even under WHERE 1 = 0.
     try (PreparedStatement statement =
         connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0")) {
@@ -184,7 +200,10 @@ final class KeysetTail implements RowSource {
                     nullable.add(i);
                   }
                 }
-                return Columns.ofQuery(rows, database.settings().dialect(), name);
+                Columns found = Columns.ofQuery(rows, database.settings().dialect(), name);
+                uniqueness.add(
+                    KeyUniqueness.of(connection, meta, keyPositions(found, store.key())));
+                return found;
               });
     }
     List<String> labels = new ArrayList<>();
@@ -208,20 +227,60 @@ final class KeysetTail implements RowSource {
       labels.add(label.get());
     }
     Columns.Kind firstKind = columns.all().get(columns.indexOf(labels.get(0)) - 1).kind();
+    KeyUniqueness.Answer unique = uniqueness.get(0);
+    checkUnique(unique);
     boolean mayBeNull =
-        labels.stream().anyMatch(label -> nullable.contains(columns.indexOf(label)));
+        unique.verdict() != KeyUniqueness.Verdict.UNIQUE
+            || labels.stream().anyMatch(label -> nullable.contains(columns.indexOf(label)));
     return new KeyColumns(labels, firstKind, mayBeNull);
   }
 
-  /**
-   * The database's now less the settle: read as an instant where the clock has a zone (PostgreSQL,
-   * H2), else as the session's wall time (MySQL's session is UTC, see {@link OpenDatabase}).
-   */
+  /** The 1-based positions of the key's columns that the result has (exact or case-folded). */
+  private static List<Integer> keyPositions(Columns columns, List<String> key) {
+    List<Integer> positions = new ArrayList<>();
+    for (String wanted : key) {
+      for (Columns.Column column : columns.all()) {
+        if (column.label().equalsIgnoreCase(wanted)) {
+          positions.add(columns.indexOf(column.label()));
+          break;
+        }
+      }
+    }
+    return positions;
+  }
+
+  private void checkUnique(KeyUniqueness.Answer answer) throws SourceException {
+    switch (answer.verdict()) {
+      case NOT_UNIQUE ->
+          throw new SourceException(
+              name
+                  + ": the tail key ("
+                  + String.join(", ", store.key())
+                  + ") is not unique in "
+                  + answer.table()
+                  + ": no primary key or unique index lies within it, and rows with equal keys at a"
+                  + " page boundary would be passed over for good; add to the key columns that"
+                  + " make it unique, such as the table's primary key");
+      case UNKNOWN -> {
+        if (!warnedKeyUnknown) {
+          warnedKeyUnknown = true;
+          LOG.warn(
+              "event=tail_key_unchecked store={} key={} reason=\"the database cannot say whether"
+                  + " the key is unique (a join, an expression, or a driver that does not name the"
+                  + " query's tables); rows with equal keys at a page boundary would be lost\"",
+              name,
+              String.join(",", store.key()));
+        }
+      }
+      case UNIQUE -> {}
+    }
+  }
+
   /**
    * Fails the tick when a row's key is NULL. A page after the checkpoint ({@code k > ?}) never
    * returns such a row, so without this check it would be passed over in silence once a checkpoint
-   * exists. Run only when the result's metadata says a key column may be NULL (a primary key
-   * cannot).
+   * exists. Run every tick unless the key is known unique and NOT NULL in the one table the query
+   * reads (a primary key).
    */
   private void refuseNullKeys(Connection connection, List<String> key, Cancellation cancellation)
       throws SQLException, SourceException, InterruptedException {

@@ -3,6 +3,10 @@ package dfe.fetcher.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.KeysetMark;
 import dfe.fetcher.core.row.Mark;
@@ -21,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 
 /**
  * A keyset tail against real databases: every row once, in key order, across ticks and restarts.
@@ -198,7 +203,7 @@ class KeysetTailTest {
   void aNullKeyFailsTheTickAlsoOnceACheckpointExists(Engine engine) throws Exception {
     database = TestDatabase.create(engine);
     database.execute(
-        "CREATE TABLE events (id INTEGER, note VARCHAR(20))",
+        "CREATE TABLE events (id INTEGER UNIQUE, note VARCHAR(20))",
         "INSERT INTO events VALUES (1, 'a'), (2, 'b')");
     DbStore store = TestDatabase.tail("events", "SELECT * FROM events", List.of("id"), 10, 2);
 
@@ -211,6 +216,113 @@ class KeysetTailTest {
           .isInstanceOf(SourceException.class)
           .hasMessageContaining("warehouse.events: a row's key (id) is NULL");
     }
+  }
+
+  @Test
+  void aNullKeyThroughAnOuterJoinFailsTheTickThoughTheDriverSaysTheColumnIsNotNull()
+      throws Exception {
+    database = TestDatabase.create(Engine.POSTGRES);
+    database.execute(
+        "CREATE TABLE hosts (id INTEGER PRIMARY KEY)",
+        "CREATE TABLE seen (host INTEGER PRIMARY KEY, id INTEGER NOT NULL UNIQUE)",
+        "INSERT INTO hosts VALUES (1), (2)",
+        "INSERT INTO seen VALUES (1, 10), (2, 20)");
+    DbStore store =
+        TestDatabase.tail(
+            "events",
+            "SELECT s.id, h.id AS host FROM hosts h LEFT JOIN seen s ON s.host = h.id",
+            List.of("id"),
+            10,
+            2);
+
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink first = read(open, Optional.empty());
+      assertThat(ids(first)).containsExactly(10, 20);
+      database.execute("INSERT INTO hosts VALUES (3)");
+
+      assertThatThrownBy(() -> read(open, first.lastMark()))
+          .isInstanceOf(SourceException.class)
+          .hasMessageContaining("warehouse.events: a row's key (id) is NULL");
+    }
+  }
+
+  @Test
+  void aKeyThatNoUniqueIndexCoversIsRefusedWhereTheDatabaseCanTell() throws Exception {
+    database = TestDatabase.create(Engine.POSTGRES);
+    database.execute(
+        "CREATE TABLE events (id INTEGER PRIMARY KEY, grp INTEGER NOT NULL)",
+        "CREATE UNIQUE INDEX events_grp_some ON events (grp) WHERE id < 0",
+        "INSERT INTO events VALUES (1, 7), (2, 7), (3, 7)");
+    DbStore byGroup =
+        TestDatabase.tail("events", "SELECT id, grp FROM events", List.of("grp"), 2, 2);
+    DbStore byGroupAndId =
+        TestDatabase.tail("events", "SELECT id, grp FROM events", List.of("grp", "id"), 2, 2);
+
+    try (OpenConnection open = database.open(byGroup)) {
+      assertThatThrownBy(() -> read(open, Optional.empty()))
+          .isInstanceOf(SourceException.class)
+          .hasMessageContaining(
+              "warehouse.events: the tail key (grp) is not unique in public.events: no primary"
+                  + " key or unique index lies within it");
+    }
+    try (OpenConnection open = database.open(byGroupAndId)) {
+      assertThat(ids(read(open, Optional.empty()))).containsExactly(1, 2, 3);
+    }
+  }
+
+  @Test
+  void aUniqueIndexWithinTheKeyMakesItUnique() throws Exception {
+    database = TestDatabase.create(Engine.POSTGRES);
+    database.execute(
+        "CREATE TABLE events (id INTEGER, code TEXT NOT NULL, grp INTEGER NOT NULL)",
+        "CREATE UNIQUE INDEX events_code ON events (code)",
+        "INSERT INTO events VALUES (1, 'a', 7), (2, 'b', 7), (3, 'c', 7)");
+    DbStore store =
+        TestDatabase.tail(
+            "events", "SELECT id, code, grp FROM events", List.of("grp", "code"), 2, 2);
+
+    try (OpenConnection open = database.open(store)) {
+      assertThat(ids(read(open, Optional.empty()))).containsExactly(1, 2, 3);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"POSTGRES", "MARIADB"})
+  void aKeyWhoseUniquenessTheDatabaseCannotTellIsWarnedAboutOncePerStore(Engine engine)
+      throws Exception {
+    database = TestDatabase.create(engine);
+    database.execute(
+        "CREATE TABLE events (id INTEGER PRIMARY KEY, note VARCHAR(20))",
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY)",
+        "INSERT INTO events VALUES (1, 'a'), (2, 'b')",
+        "INSERT INTO notes VALUES (1), (2)");
+    DbStore store =
+        TestDatabase.tail(
+            "events",
+            "SELECT e.id, e.note, n.id AS note_id FROM events e JOIN notes n ON n.id = e.id",
+            List.of("id"),
+            10,
+            2);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    Logger logger = (Logger) LoggerFactory.getLogger("dfe.fetcher.source.db");
+    logs.start();
+    logger.addAppender(logs);
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink first = read(open, Optional.empty());
+      read(open, first.lastMark());
+      assertThat(ids(first)).containsExactly(1, 2);
+    } finally {
+      logger.detachAppender(logs);
+    }
+
+    assertThat(logs.list)
+        .singleElement()
+        .satisfies(
+            event -> {
+              assertThat(event.getLevel()).isEqualTo(Level.WARN);
+              assertThat(event.getFormattedMessage())
+                  .startsWith("event=tail_key_unchecked store=warehouse.events key=id");
+            });
   }
 
   @ParameterizedTest
