@@ -143,6 +143,9 @@ final class FilterCommand implements Runnable {
         OversizePolicy limits) {
       if (limits.isOversize(json.length)) {
         oversize++;
+        if (shape == Shape.DUMP) {
+          snapshot.oversize(json.length); // a stub takes a seq, so the rows after see theirs
+        }
         return "not judged: "
             + limits.reason(json.length)
             + (shape == Shape.DUMP

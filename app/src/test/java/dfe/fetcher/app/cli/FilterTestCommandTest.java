@@ -111,6 +111,43 @@ class FilterTestCommandTest {
   }
 
   @Test
+  void anOversizeRowOfADumpTakesASeqAsItsStubDoesOnATick() {
+    Path config =
+        workspace.config(
+            FetcherWorkspace.HEADER
+                + """
+                oversize: {max_record_bytes: 20}
+                sources:
+                  file:
+                    inventory:
+                      topic: inventory
+                      filter: 'seq < 2'
+                      units:
+                        - unit: hosts
+                          dump: {paths: [data/hosts/*.ndjson]}
+                """);
+
+    CliRun run =
+        CliRun.withInput(
+            FetcherWorkspace.ndjson(
+                "{\"n\":1}", "{\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxx\"}", "{\"n\":3}"),
+            "filter",
+            "test",
+            "--config",
+            config.toString(),
+            "--unit",
+            "inventory.hosts",
+            "-");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out().lines())
+        .containsSubsequence(
+            "-:1: kept",
+            "-:2: not judged: row exceeds max_record_bytes (34 > 20); lands as an oversize stub",
+            "-:3: dropped");
+  }
+
+  @Test
   void aLineThatIsNotJsonIsReportedAndExitsTwoAfterJudgingTheRest() {
     CliRun run =
         CliRun.withInput(

@@ -4,8 +4,8 @@ import dfe.fetcher.core.change.ChangeEvent;
 
 /**
  * Where {@code apply} sends the changes of each snapshot it swaps in. {@link #flush} returns only
- * when every event published before it is durably accepted, and throws otherwise; the swap commits
- * after it.
+ * when every event published before it is durably accepted, and throws otherwise; the changes of a
+ * committed swap stay in its {@link ChangeOutbox} until it has returned.
  */
 public interface ChangePublisher extends AutoCloseable {
 

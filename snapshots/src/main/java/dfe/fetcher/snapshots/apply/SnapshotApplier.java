@@ -88,6 +88,11 @@ public final class SnapshotApplier {
     if (held.isPresent()) {
       staging.dropNotNewerThan(held.get().snapshotId());
     }
+    long pending = swap.publishPending(publisher);
+    if (pending > 0) {
+      progress.println("published-pending changes=" + pending + " table=" + target.name());
+      progress.flush();
+    }
   }
 
   /** Tags the frames accepted next with the Kafka position they were read from. */

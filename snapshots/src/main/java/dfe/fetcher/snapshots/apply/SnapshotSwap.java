@@ -40,7 +40,7 @@ final class SnapshotSwap {
 
   private final TargetTable target;
   private final StagingTables staging;
-  private final ChangeQuery changes;
+  private final ChangeOutbox changes;
   private final CastCheck casts;
   private final Connection connection;
   private final SqlNames names;
@@ -49,7 +49,7 @@ final class SnapshotSwap {
   SnapshotSwap(TargetTable target, StagingTables staging) {
     this.target = target;
     this.staging = staging;
-    this.changes = new ChangeQuery(target);
+    this.changes = new ChangeOutbox(target);
     this.casts = new CastCheck(target);
     this.connection = target.connection();
     this.names = target.names();
@@ -59,14 +59,16 @@ final class SnapshotSwap {
   /**
    * Replaces the table's rows with the staged rows of {@code snapshotId}, in one transaction, when
    * it is newer than the snapshot the table holds. With a {@code publisher}, the changes against
-   * the rows replaced are published (and flushed) before the transaction commits, so a crash
-   * between the two publishes them again rather than never.
+   * the rows replaced are written to the {@link ChangeOutbox} in the same transaction and published
+   * once it has committed, so the topic never hears of a swap that did not happen, and a crash
+   * between the commit and the publishing leaves them for the next run to publish.
    */
   Result swap(String snapshotId, String store, long rowCount, ChangePublisher publisher)
       throws SQLException {
     String stage = names.qualify(names.stageName(snapshotId));
     connection.setAutoCommit(false);
     boolean committed = false;
+    ChangeCounts counts = ChangeCounts.NOT_COUNTED;
     try (Statement sql = connection.createStatement()) {
       Optional<String> held = target.lockHeld();
       if (held.isPresent() && SnapshotOrder.compare(snapshotId, held.get()) <= 0) {
@@ -74,8 +76,8 @@ final class SnapshotSwap {
         committed = true;
         return new Result(Outcome.NOT_NEWER, held.get(), ChangeCounts.NOT_COUNTED);
       }
-      // Every cast is evaluated before anything is deleted or published: a refusal found by the
-      // INSERT below would come after the changes were already sent.
+      // Every cast is evaluated before anything is deleted or recorded, so a refusal names the key,
+      // pointer and type instead of surfacing as the INSERT's error.
       Optional<String> lossy = casts.problem(stage);
       if (lossy.isPresent()) {
         connection.rollback();
@@ -83,7 +85,6 @@ final class SnapshotSwap {
         return new Result(Outcome.REFUSED, lossy.get(), ChangeCounts.NOT_COUNTED);
       }
       String projected = projected(stage);
-      ChangeCounts counts = ChangeCounts.NOT_COUNTED;
       if (publisher != ChangePublisher.NONE) {
         Optional<String> problem = keyProblem(projected);
         if (problem.isPresent()) {
@@ -91,7 +92,7 @@ final class SnapshotSwap {
           committed = true;
           return new Result(Outcome.REFUSED, problem.get(), ChangeCounts.NOT_COUNTED);
         }
-        counts = changes.publish(projected, publisher);
+        counts = changes.record(snapshotId, projected);
       }
       sql.executeUpdate("DELETE FROM " + names.target());
       String columnNames =
@@ -117,7 +118,6 @@ final class SnapshotSwap {
       staging.drop(snapshotId);
       connection.commit();
       committed = true;
-      return new Result(Outcome.APPLIED, "", counts);
     } catch (SQLException e) {
       connection.rollback();
       committed = true;
@@ -132,6 +132,18 @@ final class SnapshotSwap {
       }
       connection.setAutoCommit(true);
     }
+    if (publisher != ChangePublisher.NONE) {
+      changes.publishPending(publisher);
+    }
+    return new Result(Outcome.APPLIED, "", counts);
+  }
+
+  /**
+   * Publishes the changes of swaps that committed but whose changes the topic never acknowledged (a
+   * run killed or failed between the two); before the first swap of a run.
+   */
+  long publishPending(ChangePublisher publisher) throws SQLException {
+    return publisher == ChangePublisher.NONE ? 0 : changes.publishPending(publisher);
   }
 
   /** The quoted name of {@code column}'s typed value in {@link #projected} rows. */
