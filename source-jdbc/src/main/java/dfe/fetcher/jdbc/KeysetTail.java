@@ -19,8 +19,10 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,23 +93,27 @@ final class KeysetTail implements RowSource {
         store.settleSecs() > 0
             ? Optional.of(cutoff(connection, keyColumns.firstKind()))
             : Optional.empty();
+    Set<KeysetMark> previousPage = Set.of();
     for (int page = 0; page < store.maxPagesPerTick(); page++) {
       cancellation.throwIfCancelled();
-      PageRead read = page(connection, key, after, cutoff, sink, cancellation);
+      PageRead read = page(connection, key, after, cutoff, previousPage, sink, cancellation);
       if (read.rows() < store.limit()) {
         break;
       }
       after = read.last();
+      previousPage = read.keys();
     }
   }
 
-  private record PageRead(int rows, Optional<KeysetMark> last) {}
+  /** A page's row count, its last key, and every key it held. */
+  private record PageRead(int rows, Optional<KeysetMark> last, Set<KeysetMark> keys) {}
 
   private PageRead page(
       Connection connection,
       List<String> key,
       Optional<KeysetMark> after,
       Optional<Object> cutoff,
+      Set<KeysetMark> previousPage,
       RowSink sink,
       Cancellation cancellation)
       throws SQLException, SourceException, InterruptedException {
@@ -137,13 +143,18 @@ final class KeysetTail implements RowSource {
             RecordWriter writer = new RecordWriter(columns, store.zone(), dialect);
             int count = 0;
             Optional<KeysetMark> last = after;
+            Set<KeysetMark> keys = new HashSet<>();
             while (rows.next()) {
               KeysetMark mark = KeyValues.read(rows, columns, keyColumns, dialect);
+              if (previousPage.contains(mark)) {
+                throw new SourceException(orderDisagrees(mark));
+              }
               sink.row(new Row(writer.write(rows), clock.millis(), Optional.of(mark), name));
+              keys.add(mark);
               last = Optional.of(mark);
               count++;
             }
-            return new PageRead(count, last);
+            return new PageRead(count, last, keys);
           });
     }
   }
@@ -233,6 +244,23 @@ final class KeysetTail implements RowSource {
         unique.verdict() != KeyUniqueness.Verdict.UNIQUE
             || labels.stream().anyMatch(label -> nullable.contains(columns.indexOf(label)));
     return new KeyColumns(labels, firstKind, mayBeNull);
+  }
+
+  /**
+   * Why a page that returned a key of the page before fails the tick: the database sorts the key
+   * one way and compares it another (a MariaDB or MySQL {@code ENUM} or {@code SET} sorts by its
+   * index and compares as text), so {@code k > ?} after the last key of a page brings back rows
+   * already read and passes over others.
+   */
+  private String orderDisagrees(KeysetMark mark) {
+    return name
+        + ": a page returned the key ("
+        + String.join(", ", mark.values().stream().map(KeysetMark.Value::text).toList())
+        + ") that the page before it held: the database orders the key ("
+        + String.join(", ", store.key())
+        + ") differently from how it compares it (a MariaDB/MySQL ENUM or SET sorts by its index"
+        + " but compares as text), so rows would be read twice and others passed over; key the"
+        + " tail on another column, or cast the key to text in the query (CAST(k AS CHAR) AS k)";
   }
 
   /** The 1-based positions of the key's columns that the result has (exact or case-folded). */

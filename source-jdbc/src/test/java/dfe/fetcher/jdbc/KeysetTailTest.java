@@ -379,6 +379,135 @@ class KeysetTailTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "varchar(10)|'a','b','c','d','e'",
+        "date|'2024-01-01','2024-01-02','2024-01-03','2024-01-04','2024-01-05'",
+        "datetime(6)|'2024-01-01 00:00:00.000001','2024-01-01 00:00:00.000002',"
+            + "'2024-01-01 00:00:01','2024-06-01 00:00:00','2025-01-01 00:00:00'",
+        "time|'-01:00:00','00:30:00','23:00:00','25:30:00','100:00:00'",
+        "decimal(10,2)|1.10,2.20,3.30,4.40,5.50",
+        "double|0.5,1.5,2.5,3.5,4.5",
+        "bigint unsigned|1,9007199254740993,9223372036854775807,9223372036854775808,"
+            + "18446744073709551615",
+        "varbinary(4)|x'01',x'02',x'03',x'04',x'05'",
+        "year|2020,2021,2022,2023,2024"
+      })
+  void aMariadbTailPagesOverEachKeyTypeTheMappingReads(String typeAndValues) throws Exception {
+    tailOverKeyType(Engine.MARIADB, typeAndValues);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "varchar(10)|'a','b','c','d','e'",
+        "uuid|'00000000-0000-0000-0000-000000000001','00000000-0000-0000-0000-000000000002',"
+            + "'00000000-0000-0000-0000-000000000003','00000000-0000-0000-0000-000000000004',"
+            + "'00000000-0000-0000-0000-000000000005'",
+        "timestamp with time zone|TIMESTAMP WITH TIME ZONE '2024-01-01 00:00:00+05:30',"
+            + "TIMESTAMP WITH TIME ZONE '2024-01-01 00:00:00+00:00',"
+            + "TIMESTAMP WITH TIME ZONE '2024-01-01 00:00:00-05:00',"
+            + "TIMESTAMP WITH TIME ZONE '2024-01-01 12:00:00-05:00',"
+            + "TIMESTAMP WITH TIME ZONE '2024-01-02 00:00:00+00:00'",
+        "time|'01:00','02:00','03:00','04:00','05:00'",
+        "decimal(10,2)|1.10,2.20,3.30,4.40,5.50",
+        "varbinary(4)|X'01',X'02',X'03',X'04',X'05'"
+      })
+  void anH2TailPagesOverEachKeyTypeTheMappingReads(String typeAndValues) throws Exception {
+    tailOverKeyType(Engine.H2, typeAndValues);
+  }
+
+  @Test
+  void aMariadbEnumKeyWhoseOrderAndComparisonDisagreeFailsTheTickInsteadOfSkippingRows()
+      throws Exception {
+    database = TestDatabase.create(Engine.MARIADB);
+    database.execute(
+        "CREATE TABLE keyed (k ENUM('sad','ok','fine','good','great') PRIMARY KEY, n integer)",
+        "INSERT INTO keyed VALUES ('sad', 1), ('ok', 2), ('fine', 3), ('good', 4), ('great', 5)");
+    DbStore asEnum = TestDatabase.tail("keyed", "SELECT * FROM keyed", List.of("k"), 2, 10);
+    DbStore asText =
+        TestDatabase.tail(
+            "keyed", "SELECT CAST(k AS CHAR) AS k, n FROM keyed", List.of("k"), 2, 10);
+
+    try (OpenConnection open = database.open(asEnum)) {
+      assertThatThrownBy(() -> read(open, "keyed", Optional.empty()))
+          .isInstanceOf(SourceException.class)
+          .hasMessageContaining(
+              "warehouse.keyed: a page returned the key (sad) that the page before it held")
+          .hasMessageContaining("CAST(k AS CHAR) AS k");
+    }
+    try (OpenConnection open = database.open(asText)) {
+      assertThat(read(open, "keyed", Optional.empty()).records())
+          .extracting(record -> record.replaceAll(".*\"n\":(\\d+).*", "$1"))
+          .containsExactly("3", "4", "5", "2", "1");
+    }
+  }
+
+  @Test
+  void aMariadbZeroDateKeyFailsTheTickRatherThanBeingPassedOver() throws Exception {
+    database = TestDatabase.create(Engine.MARIADB);
+    database.execute(
+        "SET SESSION sql_mode = ''",
+        "CREATE TABLE stamped (at DATETIME PRIMARY KEY, n integer)",
+        "INSERT INTO stamped VALUES ('2024-01-01 00:00:00', 1), ('2024-01-02 00:00:00', 2)");
+    DbStore store = TestDatabase.tail("stamped", "SELECT * FROM stamped", List.of("at"), 10, 2);
+
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink first = read(open, "stamped", Optional.empty());
+      assertThat(first.records()).hasSize(2);
+      database.execute(
+          "SET SESSION sql_mode = ''", "INSERT INTO stamped VALUES ('0000-00-00 00:00:00', 3)");
+
+      assertThatThrownBy(() -> read(open, "stamped", first.lastMark()))
+          .isInstanceOf(SourceException.class)
+          .hasMessageContaining("warehouse.stamped: a row's key (at) is NULL");
+    }
+  }
+
+  @Test
+  void aPostgresqlInfiniteTimestampKeyFailsTheTickNamingTheColumn() throws Exception {
+    database = TestDatabase.create(Engine.POSTGRES);
+    database.execute(
+        "CREATE TABLE stamped (at timestamptz PRIMARY KEY, n integer)",
+        "INSERT INTO stamped VALUES ('2024-01-01 00:00:00Z', 1), ('infinity', 2)");
+    DbStore store = TestDatabase.tail("stamped", "SELECT * FROM stamped", List.of("at"), 10, 2);
+
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink sink = new RecordingSink();
+      assertThatThrownBy(
+              () -> open.source("stamped").read(Optional.empty(), sink, new Cancellation()))
+          .isInstanceOf(SourceException.class)
+          .hasMessageContaining("warehouse.stamped")
+          .hasMessageContaining("key column \"at\" is infinite in a row");
+      assertThat(sink.records()).containsExactly("{\"at\":\"2024-01-01T00:00:00.000000Z\",\"n\":1}");
+    }
+  }
+
+  /** Five rows keyed by values of one type, in key order, read two a page: each once. */
+  private void tailOverKeyType(Engine engine, String typeAndValues) throws Exception {
+    String type = typeAndValues.substring(0, typeAndValues.indexOf('|'));
+    List<String> values =
+        List.of(typeAndValues.substring(typeAndValues.indexOf('|') + 1).split(","));
+    database = TestDatabase.create(engine);
+    database.execute("CREATE TABLE keyed (k " + type + " PRIMARY KEY, n integer)");
+    for (int i = 0; i < values.size(); i++) {
+      database.execute("INSERT INTO keyed VALUES (" + values.get(i) + ", " + (i + 1) + ")");
+    }
+    DbStore store = TestDatabase.tail("keyed", "SELECT * FROM keyed", List.of("k"), 2, 10);
+
+    try (OpenConnection open = database.open(store)) {
+      RecordingSink first = read(open, "keyed", Optional.empty());
+      RecordingSink again = read(open, "keyed", first.lastMark());
+
+      assertThat(first.records())
+          .as(type + " keys, two a page")
+          .extracting(record -> record.replaceAll("(?i).*\"n\":(\\d+).*", "$1"))
+          .containsExactly("1", "2", "3", "4", "5");
+      assertThat(again.records()).isEmpty();
+    }
+  }
+
   private void insert(int from, int to) {
     database.execute(
         IntStream.rangeClosed(from, to)
