@@ -52,10 +52,9 @@ CONFIG="$DATA_DIR/connect-distributed.properties"
 LOG4J_CONFIG="$DATA_DIR/log4j2.properties"
 PID_FILE="$DATA_DIR/connect.pid"
 WORKER_LOG="$DATA_DIR/connect.log"
-readonly MAIN_CLASS=org.apache.kafka.connect.cli.ConnectDistributed
-
-log() { printf 'local-connect: %s\n' "$*" >&2; }
-die() { printf 'local-connect: error: %s\n' "$*" >&2; exit 1; }
+readonly NAME=local-connect WHAT="Kafka Connect" MAIN_CLASS=org.apache.kafka.connect.cli.ConnectDistributed
+# shellcheck source=local-jvm.sh
+source "$SCRIPT_DIR/local-jvm.sh"
 
 usage() {
   cat <<EOF
@@ -76,65 +75,6 @@ DFE_CONNECT_CACHE, DFE_CONNECT_PLUGIN_PATH (<repo>/connect/target/plugin),
 DFE_CONNECT_START_TIMEOUT (120), KAFKA_HEAP_OPTS (-Xmx512m), KAFKA_OPTS, JAVA_HOME / JAVA.
 See scripts/README.md.
 EOF
-}
-
-is_port() { [[ $1 =~ ^[0-9]+$ ]] && ((10#$1 >= 1 && 10#$1 <= 65535)); }
-
-# True when something accepts TCP connections on $1:$2.
-port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
-
-# Prints the pid from the pid file if that process is alive and is our worker.
-running_pid() {
-  [[ -f $PID_FILE ]] || return 1
-  local pid
-  pid=$(<"$PID_FILE")
-  [[ $pid =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  # Guard against pid reuse: the process must be ConnectDistributed running our properties.
-  if [[ -r /proc/$pid/cmdline ]]; then
-    local cmdline
-    cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline")
-    [[ $cmdline == *"$MAIN_CLASS"*"$CONFIG"* ]] || return 1
-  fi
-  printf '%s\n' "$pid"
-}
-
-resolve_java() {
-  if [[ -n ${JAVA:-} ]]; then
-    :
-  elif [[ -n ${JAVA_HOME:-} && -x $JAVA_HOME/bin/java ]]; then
-    JAVA="$JAVA_HOME/bin/java"
-  else
-    JAVA=$(command -v java) || die "java not found (Kafka Connect $KAFKA_VERSION needs Java 17+); set JAVA_HOME"
-  fi
-  local spec
-  spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
-  [[ $spec =~ ^[0-9]+$ ]] && ((spec >= 17)) ||
-    die "Kafka Connect $KAFKA_VERSION needs Java 17+, but $JAVA is version '${spec:-unknown}'"
-}
-
-# Downloads the worker jars into $LIB_DIR once (re-done if the pom changes).
-fetch_jars() {
-  local pom_sum
-  pom_sum=$(cksum <"$POM")
-  if [[ -f $LIB_STAMP && $(<"$LIB_STAMP") == "$pom_sum" && -d $LIB_DIR ]]; then
-    return 0
-  fi
-  command -v mvn >/dev/null || die "mvn not found; Maven is needed once to download the Kafka Connect jars"
-  log "downloading Kafka Connect $KAFKA_VERSION worker jars into $LIB_DIR (first run only, ~36 MB)..."
-  mkdir -p "$CACHE_DIR"
-  local tmp="$CACHE_DIR/lib.tmp.$$"
-  rm -rf "$tmp"
-  # Output goes to stderr: stdout stays clean (--background prints only the REST address).
-  # Maven 3.8 prints bare colour resets even in batch mode; strip them (as ./dfe-fetcher does).
-  if ! mvn -B -q -f "$POM" dependency:copy-dependencies \
-      -DoutputDirectory="$tmp" -DincludeScope=runtime 2>&1 | sed $'s/\e\\[0m//g' >&2; then
-    rm -rf "$tmp"
-    die "Maven could not fetch the Kafka Connect jars (is Maven Central reachable?)"
-  fi
-  rm -rf "$LIB_DIR"
-  mv "$tmp" "$LIB_DIR"
-  printf '%s\n' "$pom_sum" >"$LIB_STAMP"
 }
 
 # Builds the plugin directory when the default plugin.path is used and it is not there yet.
@@ -225,20 +165,12 @@ logger.jetty.level = warn
 EOF
 }
 
-java_opts() {
-  local -a heap extra
-  read -r -a heap <<<"$KAFKA_HEAP_OPTS"
-  read -r -a extra <<<"$KAFKA_OPTS"
-  JAVA_OPTS=("${heap[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true
-    "-Dlog4j2.configurationFile=$LOG4J_CONFIG" ${extra[@]+"${extra[@]}"})
-}
-
 prepare() {
   is_port "$PORT" || die "DFE_CONNECT_PORT must be a port number, got '$PORT'"
   [[ $START_TIMEOUT =~ ^[0-9]+$ ]] || die "DFE_CONNECT_START_TIMEOUT must be a number of seconds"
   [[ $GROUP =~ ^[A-Za-z0-9._-]+$ ]] || die "DFE_CONNECT_GROUP may hold letters, digits, '.', '_' and '-', got '$GROUP'"
   local pid
-  if pid=$(running_pid); then
+  if pid=$(running_pid "$MAIN_CLASS"); then
     die "a local worker is already running (pid $pid, REST http://$HOST:$PORT); use --stop first"
   fi
   rm -f "$PID_FILE"
@@ -249,7 +181,7 @@ prepare() {
   port_open "${first%:*}" "${first##*:}" ||
     die "no broker answers on $first; start one with scripts/local-kafka.sh --background (or pass --bootstrap-server)"
   resolve_java
-  fetch_jars
+  fetch_jars '~36 MB'
   build_plugin
   write_config
   java_opts
@@ -309,36 +241,6 @@ start_background() {
   printf 'http://%s:%s\n' "$HOST" "$PORT"
 }
 
-# SIGTERM to $1, then SIGKILL if it is still running after $2 seconds.
-terminate() {
-  local pid=$1 grace=$2 i
-  kill -TERM "$pid" 2>/dev/null || return 0
-  for ((i = 0; i < grace * 2; i++)); do
-    kill -0 "$pid" 2>/dev/null || return 0
-    sleep 0.5
-  done
-  log "still running after ${grace}s; sending SIGKILL"
-  kill -KILL "$pid" 2>/dev/null || true
-  sleep 1
-}
-
-stop_background() {
-  local pid
-  if ! pid=$(running_pid); then
-    if [[ -f $PID_FILE ]]; then
-      rm -f "$PID_FILE"
-      log "no worker running (removed stale pid file)"
-    else
-      log "no background worker running (no pid file in $DATA_DIR)"
-    fi
-    return 0
-  fi
-  log "stopping Kafka Connect (pid $pid)..."
-  terminate "$pid" 30 # stopping the tasks and leaving the group takes a few seconds
-  rm -f "$PID_FILE"
-  log "stopped"
-}
-
 main() {
   local mode=foreground
   while (($#)); do
@@ -359,7 +261,7 @@ main() {
   case $mode in
     foreground) start_foreground ;;
     background) start_background ;;
-    stop) stop_background ;;
+    stop) stop_background "$MAIN_CLASS" worker 30 ;; # stopping tasks and leaving the group takes seconds
   esac
 }
 

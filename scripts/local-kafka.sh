@@ -45,8 +45,9 @@ SERVER_LOG="$DATA_DIR/server.log"
 # Marks a directory as created by this script; --reset refuses to delete anything without it.
 MARKER="$DATA_DIR/.dfe-local-kafka"
 
-log() { printf 'local-kafka: %s\n' "$*" >&2; }
-die() { printf 'local-kafka: error: %s\n' "$*" >&2; exit 1; }
+readonly NAME=local-kafka WHAT=Kafka MAIN_CLASS=kafka.Kafka
+# shellcheck source=local-jvm.sh
+source "$SCRIPT_DIR/local-jvm.sh"
 
 usage() {
   cat <<EOF
@@ -66,65 +67,6 @@ DFE_KAFKA_DIR (/tmp/dfe-local-kafka), DFE_KAFKA_CACHE, DFE_KAFKA_START_TIMEOUT (
 KAFKA_HEAP_OPTS (-Xmx512m), KAFKA_OPTS, JAVA_HOME / JAVA.
 See scripts/README.md.
 EOF
-}
-
-is_port() { [[ $1 =~ ^[0-9]+$ ]] && ((10#$1 >= 1 && 10#$1 <= 65535)); }
-
-# True when something accepts TCP connections on $HOST:$1.
-port_open() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
-
-# Prints the pid from the pid file if that process is alive and is our broker.
-running_pid() {
-  [[ -f $PID_FILE ]] || return 1
-  local pid
-  pid=$(<"$PID_FILE")
-  [[ $pid =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  # Guard against pid reuse: the process must be kafka.Kafka running our server.properties.
-  if [[ -r /proc/$pid/cmdline ]]; then
-    local cmdline
-    cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline")
-    [[ $cmdline == *kafka.Kafka*"$CONFIG"* ]] || return 1
-  fi
-  printf '%s\n' "$pid"
-}
-
-resolve_java() {
-  if [[ -n ${JAVA:-} ]]; then
-    :
-  elif [[ -n ${JAVA_HOME:-} && -x $JAVA_HOME/bin/java ]]; then
-    JAVA="$JAVA_HOME/bin/java"
-  else
-    JAVA=$(command -v java) || die "java not found (Kafka $KAFKA_VERSION needs Java 17+); set JAVA_HOME"
-  fi
-  local spec
-  spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
-  [[ $spec =~ ^[0-9]+$ ]] && ((spec >= 17)) ||
-    die "Kafka $KAFKA_VERSION needs Java 17+, but $JAVA is version '${spec:-unknown}'"
-}
-
-# Downloads the broker jars into $LIB_DIR once (re-done if the pom changes).
-fetch_jars() {
-  local pom_sum
-  pom_sum=$(cksum <"$POM")
-  if [[ -f $LIB_STAMP && $(<"$LIB_STAMP") == "$pom_sum" && -d $LIB_DIR ]]; then
-    return 0
-  fi
-  command -v mvn >/dev/null || die "mvn not found; Maven is needed once to download the Kafka jars"
-  log "downloading Kafka $KAFKA_VERSION broker jars into $LIB_DIR (first run only, ~45 MB)..."
-  mkdir -p "$CACHE_DIR"
-  local tmp="$CACHE_DIR/lib.tmp.$$"
-  rm -rf "$tmp"
-  # Output goes to stderr: stdout stays clean (--background prints only the bootstrap address).
-  # Maven 3.8 prints bare colour resets even in batch mode; strip them (as ./dfe-fetcher does).
-  if ! mvn -B -q -f "$POM" dependency:copy-dependencies \
-      -DoutputDirectory="$tmp" -DincludeScope=runtime 2>&1 | sed $'s/\e\\[0m//g' >&2; then
-    rm -rf "$tmp"
-    die "Maven could not fetch the Kafka jars (is Maven Central reachable?)"
-  fi
-  rm -rf "$LIB_DIR"
-  mv "$tmp" "$LIB_DIR"
-  printf '%s\n' "$pom_sum" >"$LIB_STAMP"
 }
 
 write_config() {
@@ -189,14 +131,6 @@ logger.appinfo.level = warn
 EOF
 }
 
-java_opts() {
-  local -a heap extra
-  read -r -a heap <<<"$KAFKA_HEAP_OPTS"
-  read -r -a extra <<<"$KAFKA_OPTS"
-  JAVA_OPTS=("${heap[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true
-    "-Dlog4j2.configurationFile=$LOG4J_CONFIG" ${extra[@]+"${extra[@]}"})
-}
-
 # Formats the storage once (kafka-storage.sh random-uuid + format --standalone).
 format_storage() {
   [[ -f $LOG_DIRS/meta.properties ]] && return 0
@@ -215,16 +149,16 @@ prepare() {
   [[ $PORT != "$CONTROLLER_PORT" ]] || die "DFE_KAFKA_PORT and DFE_KAFKA_CONTROLLER_PORT must differ"
   [[ $START_TIMEOUT =~ ^[0-9]+$ ]] || die "DFE_KAFKA_START_TIMEOUT must be a number of seconds"
   local pid
-  if pid=$(running_pid); then
+  if pid=$(running_pid "$MAIN_CLASS"); then
     die "a local broker is already running (pid $pid, bootstrap $HOST:$PORT); use --stop first"
   fi
   rm -f "$PID_FILE"
   local p
   for p in "$PORT" "$CONTROLLER_PORT"; do
-    port_open "$p" && die "port $p on $HOST is already in use; pick others with DFE_KAFKA_PORT / DFE_KAFKA_CONTROLLER_PORT"
+    port_open "$HOST" "$p" && die "port $p on $HOST is already in use; pick others with DFE_KAFKA_PORT / DFE_KAFKA_CONTROLLER_PORT"
   done
   resolve_java
-  fetch_jars
+  fetch_jars '~45 MB'
   write_config
   java_opts
   format_storage
@@ -233,20 +167,20 @@ prepare() {
 start_foreground() {
   prepare
   log "starting Kafka $KAFKA_VERSION in the foreground; bootstrap servers: $HOST:$PORT (Ctrl-C to stop)"
-  exec "$JAVA" "${JAVA_OPTS[@]}" -cp "$LIB_DIR/*" kafka.Kafka "$CONFIG"
+  exec "$JAVA" "${JAVA_OPTS[@]}" -cp "$LIB_DIR/*" "$MAIN_CLASS" "$CONFIG"
 }
 
 start_background() {
   prepare
   log "starting Kafka $KAFKA_VERSION in the background (log: $SERVER_LOG)"
-  nohup "$JAVA" "${JAVA_OPTS[@]}" -cp "$LIB_DIR/*" kafka.Kafka "$CONFIG" >"$SERVER_LOG" 2>&1 </dev/null &
+  nohup "$JAVA" "${JAVA_OPTS[@]}" -cp "$LIB_DIR/*" "$MAIN_CLASS" "$CONFIG" >"$SERVER_LOG" 2>&1 </dev/null &
   local pid=$!
   printf '%s\n' "$pid" >"$PID_FILE"
 
   # Ready = the client port accepts connections AND the server logged that startup finished
   # (the port is bound slightly before the broker serves requests).
   local deadline=$((SECONDS + START_TIMEOUT))
-  until port_open "$PORT" && grep -q 'Kafka Server started' "$SERVER_LOG" 2>/dev/null; do
+  until port_open "$HOST" "$PORT" && grep -q 'Kafka Server started' "$SERVER_LOG" 2>/dev/null; do
     if ! kill -0 "$pid" 2>/dev/null; then
       rm -f "$PID_FILE"
       tail -n 30 "$SERVER_LOG" >&2 || true
@@ -265,36 +199,9 @@ start_background() {
   printf '%s:%s\n' "$HOST" "$PORT"
 }
 
-stop_background() {
-  local pid
-  if ! pid=$(running_pid); then
-    if [[ -f $PID_FILE ]]; then
-      rm -f "$PID_FILE"
-      log "no broker running (removed stale pid file)"
-    else
-      log "no background broker running (no pid file in $DATA_DIR)"
-    fi
-    return 0
-  fi
-  log "stopping Kafka (pid $pid)..."
-  kill -TERM "$pid"
-  local i
-  for ((i = 0; i < 60; i++)); do # controlled shutdown normally takes a few seconds
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.5
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "still running after 30s; sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-    sleep 1
-  fi
-  rm -f "$PID_FILE"
-  log "stopped"
-}
-
 reset_data() {
   local pid
-  if pid=$(running_pid); then
+  if pid=$(running_pid "$MAIN_CLASS"); then
     die "the broker is running (pid $pid); run --stop first"
   fi
   if [[ ! -e $DATA_DIR ]]; then
@@ -328,7 +235,7 @@ main() {
   case $mode in
     foreground) start_foreground ;;
     background) start_background ;;
-    stop) stop_background ;;
+    stop) stop_background "$MAIN_CLASS" broker 30 ;; # a controlled shutdown takes a few seconds
     reset) reset_data ;;
   esac
 }
