@@ -1,17 +1,16 @@
 package dfe.fetcher.rest.auth;
 
 import dfe.fetcher.rest.profile.ConfigWord;
-import java.util.Arrays;
+import dfe.fetcher.rest.profile.SectionVariant;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * How requests authenticate ({@code auth.mode}): the one place a mode is registered, with the keys
  * it takes under {@code auth} and the binder of its {@link Credentials}. A new mode is a class
  * implementing {@link Credentials} and one entry here.
  */
-public enum AuthMode implements ConfigWord {
+public enum AuthMode implements SectionVariant {
   NONE("none", List.of(), NoCredentials::bind),
   BEARER("bearer", List.of("token"), BearerToken::bind),
   BASIC("basic", List.of("user", "password"), BasicCredentials::bind),
@@ -43,6 +42,7 @@ public enum AuthMode implements ConfigWord {
   }
 
   /** The keys under {@code auth} this mode takes, beside {@code mode}. */
+  @Override
   public List<String> keys() {
     return keys;
   }
@@ -60,11 +60,8 @@ public enum AuthMode implements ConfigWord {
     return ConfigWord.names(AuthMode.class);
   }
 
-  /** Every key {@code auth} takes: {@code mode}, then each mode's in the order registered. */
+  /** Every key {@code auth} takes: {@code mode}, then each one's in the order registered. */
   public static List<String> sectionKeys() {
-    return Stream.concat(
-            Stream.of("mode"), Arrays.stream(values()).flatMap(mode -> mode.keys.stream()))
-        .distinct()
-        .toList();
+    return SectionVariant.sectionKeys(AuthMode.class, "mode");
   }
 }

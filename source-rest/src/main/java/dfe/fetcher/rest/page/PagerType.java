@@ -1,18 +1,17 @@
 package dfe.fetcher.rest.page;
 
 import dfe.fetcher.rest.profile.ConfigWord;
+import dfe.fetcher.rest.profile.SectionVariant;
 import dfe.fetcher.source.config.Section;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The pagers {@code paginate.type} names: the one place a pager is registered, with the keys it
  * takes under {@code paginate} and its binder. A new pager is a class implementing {@link Pager}
  * and one entry here.
  */
-public enum PagerType implements ConfigWord {
+public enum PagerType implements SectionVariant {
   NONE("none", List.of(), SinglePage::bind),
   LINK_HEADER("link_header", List.of(), LinkHeaderPager::bind),
   CURSOR("cursor", List.of("from", "into"), CursorPager::bind),
@@ -41,6 +40,7 @@ public enum PagerType implements ConfigWord {
   }
 
   /** The keys under {@code paginate} this pager takes, beside {@code type}. */
+  @Override
   public List<String> keys() {
     return keys;
   }
@@ -58,11 +58,8 @@ public enum PagerType implements ConfigWord {
     return ConfigWord.names(PagerType.class);
   }
 
-  /** Every key {@code paginate} takes: {@code type}, then each pager's in the order registered. */
+  /** Every key {@code paginate} takes: {@code type}, then each one's in the order registered. */
   public static List<String> sectionKeys() {
-    return Stream.concat(
-            Stream.of("type"), Arrays.stream(values()).flatMap(type -> type.keys.stream()))
-        .distinct()
-        .toList();
+    return SectionVariant.sectionKeys(PagerType.class, "type");
   }
 }
