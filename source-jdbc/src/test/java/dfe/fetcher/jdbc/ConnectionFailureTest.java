@@ -1,7 +1,7 @@
 package dfe.fetcher.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.Cancellation;
@@ -19,46 +19,34 @@ class ConnectionFailureTest {
 
   @Test
   void aDatabaseThatDoesNotExistIsNamedAsPostgresqlNamesIt() {
-    String url = "jdbc:postgresql://127.0.0.1:5432/dfe_no_such_database";
-    DbStore store = TestDatabase.dump("accounts", "SELECT 1");
-    DbConnection connection =
-        new DbConnection(
-            "crm",
-            url,
-            Optional.of("postgres"),
-            Optional.empty(),
-            Map.of(),
-            Dialect.ofUrl(url),
-            0,
-            1,
-            1,
-            List.of(store));
+    String message =
+        firstTickFailure("jdbc:postgresql://127.0.0.1:5432/dfe_no_such_database", "postgres");
 
-    try (OpenConnection open =
-        connection.open(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT))) {
-      assertThatThrownBy(
-              () ->
-                  open.source("accounts")
-                      .read(Optional.empty(), new RecordingSink(), new Cancellation()))
-          .isInstanceOf(SourceException.class)
-          .satisfies(
-              failure ->
-                  assertThat(failure.getMessage())
-                      .startsWith("crm.accounts: ")
-                      .contains("database \"dfe_no_such_database\" does not exist")
-                      .doesNotContain("request timed out"));
-    }
+    assertThat(message)
+        .startsWith("crm.accounts: ")
+        .contains("database \"dfe_no_such_database\" does not exist")
+        .doesNotContain("request timed out");
   }
 
   @Test
   void aRefusedPortIsNamedInTheDriversWordsNotThePoolsTimeout() {
     String url = "jdbc:mariadb://127.0.0.1:1/test";
+
+    String message = firstTickFailure(url, "root");
+
+    assertThat(message)
+        .startsWith("crm.accounts: cannot connect to " + url)
+        .doesNotContain("request timed out");
+  }
+
+  /** The message of the failure a one-store connection to {@code url} ends its first tick with. */
+  private static String firstTickFailure(String url, String user) {
     DbStore store = TestDatabase.dump("accounts", "SELECT 1");
     DbConnection connection =
         new DbConnection(
             "crm",
             url,
-            Optional.of("root"),
+            Optional.of(user),
             Optional.empty(),
             Map.of(),
             Dialect.ofUrl(url),
@@ -66,19 +54,16 @@ class ConnectionFailureTest {
             1,
             1,
             List.of(store));
-
     try (OpenConnection open =
         connection.open(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT))) {
-      assertThatThrownBy(
+      SourceException failure =
+          catchThrowableOfType(
+              SourceException.class,
               () ->
                   open.source("accounts")
-                      .read(Optional.empty(), new RecordingSink(), new Cancellation()))
-          .isInstanceOf(SourceException.class)
-          .satisfies(
-              failure ->
-                  assertThat(failure.getMessage())
-                      .startsWith("crm.accounts: cannot connect to " + url)
-                      .doesNotContain("request timed out"));
+                      .read(Optional.empty(), new RecordingSink(), new Cancellation()));
+      assertThat(failure).as("the tick fails").isNotNull();
+      return failure.getMessage();
     }
   }
 }

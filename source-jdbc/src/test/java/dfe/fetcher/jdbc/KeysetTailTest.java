@@ -480,7 +480,8 @@ class KeysetTailTest {
           .isInstanceOf(SourceException.class)
           .hasMessageContaining("warehouse.stamped")
           .hasMessageContaining("key column \"at\" is infinite in a row");
-      assertThat(sink.records()).containsExactly("{\"at\":\"2024-01-01T00:00:00.000000Z\",\"n\":1}");
+      assertThat(sink.records())
+          .containsExactly("{\"at\":\"2024-01-01T00:00:00.000000Z\",\"n\":1}");
     }
   }
 
