@@ -27,6 +27,23 @@ class RunCommandProcessTest {
 
   private static final String TOPIC = "inventory-hosts_land";
 
+  /** One file unit landing on the file output in batches of 100 rows, so a dump takes a while. */
+  private static final String SMALL_BATCHES =
+      """
+      instance_id: test
+      output:
+        file: {directory: landing}
+        batch: {max_rows: 100}
+      cursor: {directory: state}
+      sources:
+        file:
+          inventory:
+            topic: inventory
+            units:
+              - unit: hosts
+                dump: {paths: [data/hosts/*.ndjson]}
+      """;
+
   @TempDir Path directory;
 
   @Test
@@ -34,27 +51,12 @@ class RunCommandProcessTest {
     FetcherWorkspace workspace = new FetcherWorkspace(directory);
     workspace.write("data/hosts/1-small.ndjson", FetcherWorkspace.ndjson("{\"id\":0}"));
     // Large enough that SIGTERM usually arrives while it is being landed; either way is valid.
-    workspace.write(
-        "data/hosts/2-large.ndjson",
-        IntStream.range(1, 50_000)
-            .mapToObj(i -> "{\"id\":" + i + ",\"name\":\"host-" + i + "\"}")
-            .collect(Collectors.joining("\n", "", "\n")));
+    workspace.write("data/hosts/2-large.ndjson", hosts(1, 50_000));
     Path config =
         workspace.config(
-            """
-            instance_id: test
-            output:
-              file: {directory: landing}
-              batch: {max_rows: 100}
-            cursor: {directory: state}
+            SMALL_BATCHES
+                + """
             metrics: {address: "127.0.0.1:0"}
-            sources:
-              file:
-                inventory:
-                  topic: inventory
-                  units:
-                    - unit: hosts
-                      dump: {paths: [data/hosts/*.ndjson]}
             """);
     Path cursor = workspace.state().resolve("test.inventory.hosts.json");
     Path log = directory.resolve("fetcher.log");
@@ -130,27 +132,8 @@ class RunCommandProcessTest {
   @Test
   void sigtermDuringRunOnceLeavesTheDumpOpenAndExitsZero() throws Exception {
     FetcherWorkspace workspace = new FetcherWorkspace(directory);
-    workspace.write(
-        "data/hosts/large.ndjson",
-        IntStream.range(0, 300_000)
-            .mapToObj(i -> "{\"id\":" + i + ",\"name\":\"host-" + i + "\"}")
-            .collect(Collectors.joining("\n", "", "\n")));
-    Path config =
-        workspace.config(
-            """
-            instance_id: test
-            output:
-              file: {directory: landing}
-              batch: {max_rows: 100}
-            cursor: {directory: state}
-            sources:
-              file:
-                inventory:
-                  topic: inventory
-                  units:
-                    - unit: hosts
-                      dump: {paths: [data/hosts/*.ndjson]}
-            """);
+    workspace.write("data/hosts/large.ndjson", hosts(0, 300_000));
+    Path config = workspace.config(SMALL_BATCHES);
     Path landed = workspace.landing().resolve(TOPIC + ".ndjson");
     Path log = directory.resolve("fetcher.log");
 
@@ -181,6 +164,13 @@ class RunCommandProcessTest {
       // The signal came after the dump ended: every unit finished, nothing was cut.
       assertThat(fetcher.exitValue()).as(read(log)).isIn(0, 143);
     }
+  }
+
+  /** Host records with ids {@code from} to {@code to} (exclusive), one a line. */
+  private static String hosts(int from, int to) {
+    return IntStream.range(from, to)
+        .mapToObj(i -> "{\"id\":" + i + ",\"name\":\"host-" + i + "\"}")
+        .collect(Collectors.joining("\n", "", "\n"));
   }
 
   private Process start(Path config, Path log, String... extra) throws Exception {

@@ -19,25 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code dfe-fetcher status} against a service and its {@link HealthServer}, in this process. */
 class StatusCommandTest {
 
-  private static final String CONFIG =
-      FetcherWorkspace.HEADER
-          + """
-          sources:
-            file:
-              inventory:
-                topic: inventory
-                interval_secs: 3600
-                units:
-                  - unit: hosts
-                    dump: {paths: [data/hosts/*.ndjson]}
-              broken:
-                topic: broken
-                interval_secs: 3600
-                units:
-                  - unit: feed
-                    dump: {paths: [data/broken/*.ndjson]}
-          """;
-
   @TempDir Path directory;
   private FetcherService service;
   private HealthServer health;
@@ -54,9 +35,7 @@ class StatusCommandTest {
 
   private Path startService() throws Exception {
     FetcherWorkspace workspace = new FetcherWorkspace(directory);
-    Path config = workspace.config(CONFIG);
-    workspace.write("data/hosts/a.ndjson", FetcherWorkspace.ndjson("{\"id\":1}"));
-    workspace.write("data/broken/bad.ndjson", FetcherWorkspace.ndjson("{\"id\":"));
+    Path config = workspace.oneGoodOneBroken();
     FetcherConfig loaded = workspace.load(config);
     service = FetcherService.create(loaded, Clock.systemUTC());
     health = HealthServer.serve(service, loaded.metrics());
@@ -114,7 +93,9 @@ class StatusCommandTest {
     startService();
     Path config =
         new FetcherWorkspace(directory)
-            .config(CONFIG.replace("127.0.0.1:0", "0.0.0.0:" + health.port()));
+            .config(
+                FetcherWorkspace.ONE_GOOD_ONE_BROKEN.replace(
+                    "127.0.0.1:0", "0.0.0.0:" + health.port()));
 
     CliRun run = CliRun.of("status", "--config", config.toString());
 

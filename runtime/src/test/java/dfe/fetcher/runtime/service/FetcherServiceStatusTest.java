@@ -29,25 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FetcherServiceStatusTest {
 
-  private static final String CONFIG =
-      FetcherWorkspace.HEADER
-          + """
-          sources:
-            file:
-              inventory:
-                topic: inventory
-                interval_secs: 3600
-                units:
-                  - unit: hosts
-                    dump: {paths: [data/hosts/*.ndjson]}
-              broken:
-                topic: broken
-                interval_secs: 3600
-                units:
-                  - unit: feed
-                    dump: {paths: [data/broken/*.ndjson]}
-          """;
-
   @TempDir Path directory;
   private FetcherWorkspace workspace;
   private FetcherService service;
@@ -55,9 +36,8 @@ class FetcherServiceStatusTest {
   @BeforeEach
   void setUp() {
     workspace = new FetcherWorkspace(directory);
-    workspace.write("data/hosts/a.ndjson", FetcherWorkspace.ndjson("{\"id\":1}"));
-    workspace.write("data/broken/bad.ndjson", FetcherWorkspace.ndjson("{\"id\":"));
-    service = FetcherService.create(workspace.load(workspace.config(CONFIG)), Clock.systemUTC());
+    service =
+        FetcherService.create(workspace.load(workspace.oneGoodOneBroken()), Clock.systemUTC());
   }
 
   @AfterEach

@@ -43,6 +43,30 @@ public final class FetcherWorkspace {
       metrics: {address: "127.0.0.1:0"}
       """;
 
+  /**
+   * Two file connections ticking hourly: {@code inventory.hosts} reads a good file, {@code
+   * broken.feed} a bad one ({@link #oneGoodOneBroken} writes both), so one unit succeeds and one
+   * fails.
+   */
+  public static final String ONE_GOOD_ONE_BROKEN =
+      HEADER
+          + """
+          sources:
+            file:
+              inventory:
+                topic: inventory
+                interval_secs: 3600
+                units:
+                  - unit: hosts
+                    dump: {paths: [data/hosts/*.ndjson]}
+              broken:
+                topic: broken
+                interval_secs: 3600
+                units:
+                  - unit: feed
+                    dump: {paths: [data/broken/*.ndjson]}
+          """;
+
   private final Path directory;
   private Instant lastChange = Instant.EPOCH;
 
@@ -61,6 +85,13 @@ public final class FetcherWorkspace {
   /** Where the file output's checkpoints are: the header's output is the file output. */
   public Path state() {
     return directory.resolve("state").resolve(FetcherConfig.FILE_OUTPUT_CHECKPOINTS);
+  }
+
+  /** Writes {@link #ONE_GOOD_ONE_BROKEN}'s configuration and the two files it reads; its path. */
+  public Path oneGoodOneBroken() {
+    write("data/hosts/a.ndjson", ndjson("{\"id\":1}"));
+    write("data/broken/bad.ndjson", ndjson("{\"id\":"));
+    return config(ONE_GOOD_ONE_BROKEN);
   }
 
   /** Writes {@code config.yaml}. */
