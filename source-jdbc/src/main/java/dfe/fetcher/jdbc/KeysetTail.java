@@ -10,7 +10,6 @@ import dfe.fetcher.core.row.SourceException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -18,7 +17,6 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -41,12 +39,14 @@ final class KeysetTail implements RowSource {
   private final DbStore store;
   private final Clock clock;
   private final String name;
+  private final KeysetQuery keyset;
 
   KeysetTail(OpenDatabase database, DbStore store, Clock clock) {
     this.database = database;
     this.store = store;
     this.clock = clock;
     this.name = database.settings().id() + "." + store.unit();
+    this.keyset = new KeysetQuery(database, store, name);
   }
 
   @Override
@@ -75,10 +75,10 @@ final class KeysetTail implements RowSource {
   private void readPages(
       Connection connection, Optional<KeysetMark> after, RowSink sink, Cancellation cancellation)
       throws SQLException, SourceException, InterruptedException {
-    KeyColumns keyColumns = keyColumns(connection, cancellation);
+    KeysetQuery.KeyColumns keyColumns = keyset.keyColumns(connection, cancellation);
     List<String> key = keyColumns.labels();
     if (keyColumns.mayBeNull()) {
-      refuseNullKeys(connection, key, cancellation);
+      keyset.refuseNullKeys(connection, key, cancellation, "tail");
     }
     Optional<Object> cutoff =
         store.settleSecs() > 0
@@ -111,13 +111,7 @@ final class KeysetTail implements RowSource {
         connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
       statement.setFetchSize(Math.min(store.limit(), Dialect.FETCH_SIZE));
       statement.setQueryTimeout(database.settings().queryTimeoutSecs());
-      int parameter = 1;
-      if (after.isPresent()) {
-        List<KeysetMark.Value> values = after.get().values();
-        for (int column : dialect.afterKeyParameters(values.size())) {
-          KeyValues.bind(statement, parameter++, values.get(column), dialect);
-        }
-      }
+      int parameter = keyset.bindAfter(statement, after);
       if (cutoff.isPresent()) {
         statement.setObject(parameter, cutoff.get());
       }
@@ -126,7 +120,7 @@ final class KeysetTail implements RowSource {
           cancellation,
           rows -> {
             Columns columns = Columns.ofQuery(rows, database.settings().dialect(), name);
-            int[] keyColumns = keyColumns(columns, key);
+            int[] keyColumns = keyset.indexes(columns, key);
             RecordWriter writer = new RecordWriter(columns, store.zone(), dialect);
             int count = 0;
             Optional<KeysetMark> last = after;
@@ -138,106 +132,6 @@ final class KeysetTail implements RowSource {
             }
             return new PageRead(count, last);
           });
-    }
-  }
-
-  private int[] keyColumns(Columns columns, List<String> key) throws SourceException {
-    int[] indexes = new int[key.size()];
-    for (int i = 0; i < indexes.length; i++) {
-      indexes[i] = columns.indexOf(key.get(i));
-      if (indexes[i] < 0) {
-        throw new SourceException(
-            name
-                + ": key column \""
-                + store.key().get(i)
-                + "\" is not a column of the query's result (its columns: "
-                + String.join(", ", columns.all().stream().map(Columns.Column::label).toList())
-                + ")");
-      }
-    }
-    return indexes;
-  }
-
-  /**
-   * The key columns as the query's result labels them: a database that folds unquoted names (H2 and
-   * Oracle to upper case, PostgreSQL to lower) reports {@code ID} for a key written {@code id}. An
-   * exact match wins, then one that differs only in case; the result is what gets quoted.
-   */
-  /** The key columns as the result labels them, and the kind of the first (the settle column). */
-  private record KeyColumns(List<String> labels, Columns.Kind firstKind, boolean mayBeNull) {}
-
-  private KeyColumns keyColumns(Connection connection, Cancellation cancellation)
-      throws SQLException, SourceException, InterruptedException {
-    Columns columns;
-    List<Integer> nullable = new ArrayList<>();
-    // Registered for cancellation too: MariaDB runs the derived table even under WHERE 1 = 0.
-    try (PreparedStatement statement =
-        connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0")) {
-      columns =
-          StoreTransaction.query(
-              statement,
-              cancellation,
-              rows -> {
-                ResultSetMetaData meta = rows.getMetaData();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                  if (meta.isNullable(i) != ResultSetMetaData.columnNoNulls) {
-                    nullable.add(i);
-                  }
-                }
-                return Columns.ofQuery(rows, database.settings().dialect(), name);
-              });
-    }
-    List<String> labels = new ArrayList<>();
-    for (String wanted : store.key()) {
-      Optional<String> label =
-          columns.indexOf(wanted) > 0
-              ? Optional.of(wanted)
-              : columns.all().stream()
-                  .map(Columns.Column::label)
-                  .filter(candidate -> candidate.equalsIgnoreCase(wanted))
-                  .findFirst();
-      if (label.isEmpty()) {
-        throw new SourceException(
-            name
-                + ": key column \""
-                + wanted
-                + "\" is not a column of the query's result (its columns: "
-                + String.join(", ", columns.all().stream().map(Columns.Column::label).toList())
-                + ")");
-      }
-      labels.add(label.get());
-    }
-    Columns.Kind firstKind = columns.all().get(columns.indexOf(labels.get(0)) - 1).kind();
-    boolean mayBeNull =
-        labels.stream().anyMatch(label -> nullable.contains(columns.indexOf(label)));
-    return new KeyColumns(labels, firstKind, mayBeNull);
-  }
-
-  /**
-   * The database's now less the settle: read as an instant where the clock has a zone (PostgreSQL,
-   * H2), else as the session's wall time (MySQL's session is UTC, see {@link OpenDatabase}).
-   */
-  /**
-   * Fails the tick when a row's key is NULL. A page after the checkpoint ({@code k > ?}) never
-   * returns such a row, so without this check it would be passed over in silence once a checkpoint
-   * exists. Run only when the result's metadata says a key column may be NULL (a primary key
-   * cannot).
-   */
-  private void refuseNullKeys(Connection connection, List<String> key, Cancellation cancellation)
-      throws SQLException, SourceException, InterruptedException {
-    Dialect dialect = database.settings().dialect();
-    try (PreparedStatement statement =
-        connection.prepareStatement(dialect.anyNullKey(store.query(), key))) {
-      statement.setQueryTimeout(database.settings().queryTimeoutSecs());
-      boolean found = StoreTransaction.query(statement, cancellation, ResultSet::next);
-      if (found) {
-        throw new SourceException(
-            name
-                + ": a row's key ("
-                + String.join(", ", store.key())
-                + ") is NULL; a keyset key must never be NULL: filter such rows out in the query"
-                + " (WHERE key IS NOT NULL) or key the tail on columns that are never NULL");
-      }
     }
   }
 
