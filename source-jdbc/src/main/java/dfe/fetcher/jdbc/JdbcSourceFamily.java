@@ -189,11 +189,13 @@ public final class JdbcSourceFamily implements SourceFamily {
     }
     DumpResume resume = DumpResume.NONE;
     Optional<String> resumeName = store.string("resume");
+    boolean resumeUnknown = false;
     if (resumeName.isPresent()) {
       Optional<DumpResume> named = DumpResume.named(resumeName.get());
       if (named.isPresent()) {
         resume = named.get();
       } else {
+        resumeUnknown = true; // reported once, here: what else it would allow is not guessed
         store.report(
             "resume",
             "unknown resume mode '"
@@ -219,12 +221,12 @@ public final class JdbcSourceFamily implements SourceFamily {
           "resume: by_key needs the store's unique key columns, e.g. key: [id]: the dump reads in"
               + " key order and continues after the last key that landed");
     }
-    if (shape == Shape.DUMP && !byKey && store.node("chunk_rows").isPresent()) {
+    if (shape == Shape.DUMP && !byKey && !resumeUnknown && store.node("chunk_rows").isPresent()) {
       store.report("chunk_rows", "applies to a dump with resume: by_key only");
     }
     if (shape == Shape.DUMP) {
       List<String> tailOnly =
-          byKey
+          byKey || resumeUnknown
               ? List.of("limit", "max_pages_per_tick", "settle_secs")
               : List.of("key", "limit", "max_pages_per_tick", "settle_secs");
       for (String setting : tailOnly) {
