@@ -54,6 +54,9 @@ class DumpResumeKillTest {
   private static final int CHUNK_ROWS = Integer.getInteger("dfe.resume.chunk_rows", ROWS / 20);
   private static final long SEED = Long.getLong("dfe.resume.seed", 20_261_202L);
 
+  /** How long one run may take: generous, so a loaded machine slows the test but fails nothing. */
+  private static final long RUN_SECONDS = Math.max(180, ROWS / 2_000);
+
   private static LocalKafka kafka;
 
   @TempDir Path directory;
@@ -169,7 +172,7 @@ class DumpResumeKillTest {
     Process fetcher = start(config, log);
     try {
       await()
-          .atMost(Duration.ofSeconds(120))
+          .atMost(Duration.ofSeconds(RUN_SECONDS))
           .pollInterval(Duration.ofMillis(10))
           .until(() -> endOffset(topic) >= frames || !fetcher.isAlive());
       assertThat(fetcher.isAlive()).as("still running; log:%n%s", read(log)).isTrue();
@@ -184,7 +187,9 @@ class DumpResumeKillTest {
     Path log = directory.resolve("run-" + run + ".log");
     Process fetcher = start(config, log, "--once");
     try {
-      assertThat(fetcher.waitFor(180, TimeUnit.SECONDS)).as("ended; log:%n%s", read(log)).isTrue();
+      assertThat(fetcher.waitFor(RUN_SECONDS, TimeUnit.SECONDS))
+          .as("ended; log:%n%s", read(log))
+          .isTrue();
     } finally {
       fetcher.destroyForcibly();
     }
