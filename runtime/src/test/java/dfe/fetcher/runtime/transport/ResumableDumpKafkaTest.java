@@ -108,6 +108,8 @@ class ResumableDumpKafkaTest {
     assertThat(first).isInstanceOf(TickOutcome.Failed.class);
     DumpResumeMark mark = (DumpResumeMark) cursors.load(unit.cursorKey()).orElseThrow();
     assertThat(mark.ended()).isFalse();
+    // Committed after an acknowledged chunk (chunk_rows: 300), at the seq that chunk ends before.
+    assertThat(mark.nextSeq()).isPositive().isEqualTo(mark.nextSeq() / 300 * 300);
     Map<Long, Integer> landedBefore = rowFramesBySeq(kafka.readAll(topic));
     // The stretch: frames that landed beyond what the checkpoint says was acknowledged.
     assertThat((long) landedBefore.size()).isGreaterThan(mark.nextSeq());
