@@ -1,8 +1,11 @@
 package dfe.fetcher.connect;
 
+import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.runtime.config.ConfigLoader;
+import dfe.fetcher.runtime.config.ConnectionConfig;
 import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.runtime.service.ConnectionUnits;
+import dfe.fetcher.source.SourceUnit;
 import dfe.fetcher.source.config.ConfigException;
 import dfe.fetcher.source.config.ConfigOrigin;
 import dfe.fetcher.source.config.ConfigProblem;
@@ -130,6 +133,30 @@ final class ConnectorSettings {
     return refused;
   }
 
+  /**
+   * A resumable dump ({@code resume: by_key}) is refused on Connect: exactly once, a snapshot is
+   * one transaction, so a failed task aborts all of it and there is nothing to resume; at least
+   * once, the task cannot read back what the worker's producer landed but Connect had not yet
+   * acknowledged, and would number those seqs again.
+   */
+  static List<String> refusedResumableDumps(FetcherConfig config, Path name) {
+    List<String> refused = new ArrayList<>();
+    for (ConnectionConfig connection : config.connections()) {
+      for (SourceUnit unit : connection.source().units()) {
+        if (unit.markKind().equals(Optional.of(Mark.Kind.DUMP_RESUME))) {
+          refused.add(
+              unit.origin().render()
+                  + ": "
+                  + unit.settingPath("resume")
+                  + ": resume: by_key is not supported on Kafka Connect: exactly once a snapshot"
+                  + " is one transaction, and at least once what the worker landed cannot be read"
+                  + " back; run the store on the standalone service, or leave resume at none");
+        }
+      }
+    }
+    return refused;
+  }
+
   /** Whether the connector's configuration asks for transactions the connector defines. */
   static boolean connectorBoundaries(Map<String, String> properties) {
     return "connector".equalsIgnoreCase(properties.getOrDefault("transaction.boundary", "").trim());
@@ -163,6 +190,10 @@ final class ConnectorSettings {
       FetcherConfig config =
           ConfigLoader.loadText(
               text, name, environment, ConnectionUnits.FILTERS, ConnectorSettings::forConnect);
+      List<String> resumable = refusedResumableDumps(config, name);
+      if (!resumable.isEmpty()) {
+        return new Bound(property, Optional.empty(), resumable);
+      }
       return new Bound(property, Optional.of(config), List.of());
     } catch (ConfigException e) {
       return new Bound(

@@ -180,6 +180,31 @@ class DfeSourceConnectorTest {
   }
 
   @Test
+  void aResumableDumpIsRefusedNamingItsConfigPath() {
+    String resumable =
+        """
+        sources:
+          db:
+            crm:
+              url: "jdbc:h2:mem:crm"
+              topic: crm
+              stores:
+                - {unit: accounts, shape: dump, query: "SELECT * FROM accounts", key: [id],
+                   resume: by_key}
+        """;
+
+    assertThat(
+            errorsOf(
+                new DfeSourceConnector().validate(Map.of(ConnectorSettings.CONFIG, resumable)),
+                ConnectorSettings.CONFIG))
+        .singleElement()
+        .asString()
+        .contains(
+            "sources.db.crm.stores[0].resume: resume: by_key is not supported on Kafka"
+                + " Connect");
+  }
+
+  @Test
   void exactlyOnceNeedsTheConnectorsOwnTransactionBoundaries() {
     Map<String, String> poll =
         Map.of(

@@ -40,4 +40,13 @@ public record SourceUnit(
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(path, "path");
   }
+
+  /**
+   * The config path of the unit's setting {@code key}, beside its name: {@code
+   * sources.db.crm.stores[0].resume} for {@code resume}.
+   */
+  public String settingPath(String key) {
+    String at = path.endsWith(".unit") ? path.substring(0, path.length() - ".unit".length()) : path;
+    return at + "." + key;
+  }
 }

@@ -67,8 +67,18 @@ public record DbConnection(
                 + store.maxPagesPerTick()
                 + " pages a tick"
                 + (store.settleSecs() > 0 ? ", settle " + store.settleSecs() + "s" : ""));
-      } else if (store.countFirst()) {
-        details.add("counted first");
+      } else {
+        if (store.resumable()) {
+          details.add(
+              "resumable by key "
+                  + String.join(", ", store.key())
+                  + ", "
+                  + store.chunkRows()
+                  + " rows a chunk");
+        }
+        if (store.countFirst()) {
+          details.add(store.resumable() ? "counted first (an estimate)" : "counted first");
+        }
       }
       units.add(
           new SourceUnit(
@@ -76,12 +86,19 @@ public record DbConnection(
               store.enabled(),
               store.shape(),
               store.rowKey(),
-              store.shape() == Shape.TAIL ? Optional.of(Mark.Kind.KEYSET) : Optional.empty(),
+              markKindOf(store),
               details,
               store.origin(),
               store.path()));
     }
     return units;
+  }
+
+  private static Optional<Mark.Kind> markKindOf(DbStore store) {
+    if (store.shape() == Shape.TAIL) {
+      return Optional.of(Mark.Kind.KEYSET);
+    }
+    return store.resumable() ? Optional.of(Mark.Kind.DUMP_RESUME) : Optional.empty();
   }
 
   @Override

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param maxPagesPerTick a tail reads at most this many pages a tick
  * @param settleSecs a tail reads only keys whose first column is older than the database's now less
  *     this (0: off)
+ * @param resume whether a dump continues its snapshot after a failed tick ({@code by_key}) or not
+ * @param chunkRows a resumable dump's rows a chunk: one query and one commit point each
  * @param origin where the store's unit name is written, and {@code path} its config path
  */
 public record DbStore(
@@ -37,10 +39,13 @@ public record DbStore(
     int limit,
     int maxPagesPerTick,
     int settleSecs,
+    DumpResume resume,
+    int chunkRows,
     ConfigOrigin origin,
     String path) {
 
   public static final int DEFAULT_LIMIT = 5_000;
+  public static final int DEFAULT_CHUNK_ROWS = 50_000;
   public static final int DEFAULT_MAX_PAGES_PER_TICK = 10;
 
   public DbStore {
@@ -50,8 +55,47 @@ public record DbStore(
     Objects.requireNonNull(rowKey, "rowKey");
     Objects.requireNonNull(zone, "zone");
     key = List.copyOf(key);
+    Objects.requireNonNull(resume, "resume");
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(path, "path");
+  }
+
+  /** A store that does not resume ({@code resume: none}). */
+  public DbStore(
+      String unit,
+      boolean enabled,
+      Shape shape,
+      String query,
+      Optional<String> rowKey,
+      boolean countFirst,
+      Optional<ZoneId> zone,
+      List<String> key,
+      int limit,
+      int maxPagesPerTick,
+      int settleSecs,
+      ConfigOrigin origin,
+      String path) {
+    this(
+        unit,
+        enabled,
+        shape,
+        query,
+        rowKey,
+        countFirst,
+        zone,
+        key,
+        limit,
+        maxPagesPerTick,
+        settleSecs,
+        DumpResume.NONE,
+        DEFAULT_CHUNK_ROWS,
+        origin,
+        path);
+  }
+
+  /** Whether this is a dump that continues its snapshot after a failed tick. */
+  public boolean resumable() {
+    return shape == Shape.DUMP && resume == DumpResume.BY_KEY;
   }
 
   /** Where it is written takes no part in equality: a reload that only moves it changes nothing. */
@@ -68,7 +112,9 @@ public record DbStore(
         && key.equals(that.key)
         && limit == that.limit
         && maxPagesPerTick == that.maxPagesPerTick
-        && settleSecs == that.settleSecs;
+        && settleSecs == that.settleSecs
+        && resume == that.resume
+        && chunkRows == that.chunkRows;
   }
 
   @Override

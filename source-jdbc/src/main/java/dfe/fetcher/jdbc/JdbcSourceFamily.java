@@ -62,7 +62,9 @@ public final class JdbcSourceFamily implements SourceFamily {
           "key",
           "limit",
           "max_pages_per_tick",
-          "settle_secs");
+          "settle_secs",
+          "resume",
+          "chunk_rows");
 
   @Override
   public String name() {
@@ -185,10 +187,55 @@ public final class JdbcSourceFamily implements SourceFamily {
     if (shape == Shape.TAIL && key.isEmpty()) {
       store.report("key", "a tail store needs its key columns, e.g. key: [id]");
     }
+    DumpResume resume = DumpResume.NONE;
+    Optional<String> resumeName = store.string("resume");
+    boolean resumeUnknown = false;
+    if (resumeName.isPresent()) {
+      Optional<DumpResume> named = DumpResume.named(resumeName.get());
+      if (named.isPresent()) {
+        resume = named.get();
+      } else {
+        resumeUnknown = true; // reported once, here: what else it would allow is not guessed
+        store.report(
+            "resume",
+            "unknown resume mode '"
+                + resumeName.get()
+                + "'; one of "
+                + String.join(", ", DumpResume.names()));
+      }
+    }
+    int chunkRows = store.smallInteger("chunk_rows", DbStore.DEFAULT_CHUNK_ROWS, 1, 1_000_000);
+    if (shape == Shape.TAIL) {
+      for (String dumpOnly : List.of("resume", "chunk_rows")) {
+        if (store.node(dumpOnly).isPresent()) {
+          store.report(
+              dumpOnly,
+              "applies to dump stores only (resume: by_key); a tail resumes from its key anyway");
+        }
+      }
+    }
+    boolean byKey = shape == Shape.DUMP && resume == DumpResume.BY_KEY;
+    if (byKey && key.isEmpty()) {
+      store.report(
+          "resume",
+          "resume: by_key needs the store's unique key columns, e.g. key: [id]: the dump reads in"
+              + " key order and continues after the last key that landed");
+    }
+    if (shape == Shape.DUMP && !byKey && !resumeUnknown && store.node("chunk_rows").isPresent()) {
+      store.report("chunk_rows", "applies to a dump with resume: by_key only");
+    }
     if (shape == Shape.DUMP) {
-      for (String tailOnly : List.of("key", "limit", "max_pages_per_tick", "settle_secs")) {
-        if (store.node(tailOnly).isPresent()) {
-          store.report(tailOnly, "applies to tail stores only");
+      List<String> tailOnly =
+          byKey || resumeUnknown
+              ? List.of("limit", "max_pages_per_tick", "settle_secs")
+              : List.of("key", "limit", "max_pages_per_tick", "settle_secs");
+      for (String setting : tailOnly) {
+        if (store.node(setting).isPresent()) {
+          store.report(
+              setting,
+              setting.equals("key")
+                  ? "applies to tail stores and to dumps with resume: by_key only"
+                  : "applies to tail stores only");
         }
       }
     }
@@ -207,6 +254,8 @@ public final class JdbcSourceFamily implements SourceFamily {
         limit,
         maxPages,
         settle,
+        resume,
+        chunkRows,
         store.originOf("unit"),
         store.pathOf("unit"));
   }

@@ -10,7 +10,6 @@ import dfe.fetcher.core.row.SourceException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -18,13 +17,10 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@code shape: tail} store: what is new since the checkpoint, read in keyset pages.
@@ -41,21 +37,18 @@ import org.slf4j.LoggerFactory;
  */
 final class KeysetTail implements RowSource {
 
-  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.source.db");
-
   private final OpenDatabase database;
   private final DbStore store;
   private final Clock clock;
   private final String name;
-
-  /** Whether the warning that the key's uniqueness cannot be checked was logged. */
-  private volatile boolean warnedKeyUnknown;
+  private final KeysetQuery keyset;
 
   KeysetTail(OpenDatabase database, DbStore store, Clock clock) {
     this.database = database;
     this.store = store;
     this.clock = clock;
     this.name = database.settings().id() + "." + store.unit();
+    this.keyset = new KeysetQuery(database, store, name);
   }
 
   @Override
@@ -84,10 +77,10 @@ final class KeysetTail implements RowSource {
   private void readPages(
       Connection connection, Optional<KeysetMark> after, RowSink sink, Cancellation cancellation)
       throws SQLException, SourceException, InterruptedException {
-    KeyColumns keyColumns = keyColumns(connection, cancellation);
+    KeysetQuery.KeyColumns keyColumns = keyset.keyColumns(connection, cancellation, "tail");
     List<String> key = keyColumns.labels();
     if (keyColumns.mayBeNull()) {
-      refuseNullKeys(connection, key, cancellation);
+      keyset.refuseNullKeys(connection, key, cancellation, "tail");
     }
     Optional<Object> cutoff =
         store.settleSecs() > 0
@@ -124,13 +117,7 @@ final class KeysetTail implements RowSource {
         connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
       statement.setFetchSize(Math.min(store.limit(), Dialect.FETCH_SIZE));
       statement.setQueryTimeout(database.settings().queryTimeoutSecs());
-      int parameter = 1;
-      if (after.isPresent()) {
-        List<KeysetMark.Value> values = after.get().values();
-        for (int column : dialect.afterKeyParameters(values.size())) {
-          KeyValues.bind(statement, parameter++, values.get(column), dialect);
-        }
-      }
+      int parameter = keyset.bindAfter(statement, after);
       if (cutoff.isPresent()) {
         statement.setObject(parameter, cutoff.get());
       }
@@ -139,7 +126,7 @@ final class KeysetTail implements RowSource {
           cancellation,
           rows -> {
             Columns columns = Columns.ofQuery(rows, database.settings().dialect(), name);
-            int[] keyColumns = keyColumns(columns, key);
+            int[] keyColumns = keyset.indexes(columns, key);
             RecordWriter writer = new RecordWriter(columns, store.zone(), dialect);
             int count = 0;
             Optional<KeysetMark> last = after;
@@ -159,93 +146,6 @@ final class KeysetTail implements RowSource {
     }
   }
 
-  private int[] keyColumns(Columns columns, List<String> key) throws SourceException {
-    int[] indexes = new int[key.size()];
-    for (int i = 0; i < indexes.length; i++) {
-      indexes[i] = columns.indexOf(key.get(i));
-      if (indexes[i] < 0) {
-        throw new SourceException(
-            name
-                + ": key column \""
-                + store.key().get(i)
-                + "\" is not a column of the query's result (its columns: "
-                + String.join(", ", columns.all().stream().map(Columns.Column::label).toList())
-                + ")");
-      }
-    }
-    return indexes;
-  }
-
-  /**
-   * The key columns as the result labels them, the kind of the first (the settle column), and
-   * whether a row's key may be NULL.
-   */
-  private record KeyColumns(List<String> labels, Columns.Kind firstKind, boolean mayBeNull) {}
-
-  /**
-   * The key columns as the query's result labels them: a database that folds unquoted names (H2 and
-   * Oracle to upper case, PostgreSQL to lower) reports {@code ID} for a key written {@code id}. An
-   * exact match wins, then one that differs only in case; the result is what gets quoted.
-   *
-   * <p>Also asks the database whether the key is unique ({@link KeyUniqueness}): a key it says is
-   * not fails the tick; one it cannot tell about is warned about once. A key's NULL-ness is taken
-   * from the metadata only where the key is known unique in the one table the query reads: through
-   * an outer join PostgreSQL's driver reports a column NOT NULL that the join fills with NULL.
-   */
-  private KeyColumns keyColumns(Connection connection, Cancellation cancellation)
-      throws SQLException, SourceException, InterruptedException {
-    Columns columns;
-    List<Integer> nullable = new ArrayList<>();
-    List<KeyUniqueness.Answer> uniqueness = new ArrayList<>();
-    // Registered for cancellation too: MariaDB runs the derived table even under WHERE 1 = 0.
-    try (PreparedStatement statement =
-        connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0")) {
-      columns =
-          StoreTransaction.query(
-              statement,
-              cancellation,
-              rows -> {
-                ResultSetMetaData meta = rows.getMetaData();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                  if (meta.isNullable(i) != ResultSetMetaData.columnNoNulls) {
-                    nullable.add(i);
-                  }
-                }
-                Columns found = Columns.ofQuery(rows, database.settings().dialect(), name);
-                uniqueness.add(
-                    KeyUniqueness.of(connection, meta, keyPositions(found, store.key())));
-                return found;
-              });
-    }
-    List<String> labels = new ArrayList<>();
-    for (String wanted : store.key()) {
-      Optional<String> label =
-          columns.indexOf(wanted) > 0
-              ? Optional.of(wanted)
-              : columns.all().stream()
-                  .map(Columns.Column::label)
-                  .filter(candidate -> candidate.equalsIgnoreCase(wanted))
-                  .findFirst();
-      if (label.isEmpty()) {
-        throw new SourceException(
-            name
-                + ": key column \""
-                + wanted
-                + "\" is not a column of the query's result (its columns: "
-                + String.join(", ", columns.all().stream().map(Columns.Column::label).toList())
-                + ")");
-      }
-      labels.add(label.get());
-    }
-    Columns.Kind firstKind = columns.all().get(columns.indexOf(labels.get(0)) - 1).kind();
-    KeyUniqueness.Answer unique = uniqueness.get(0);
-    checkUnique(unique);
-    boolean mayBeNull =
-        unique.verdict() != KeyUniqueness.Verdict.UNIQUE
-            || labels.stream().anyMatch(label -> nullable.contains(columns.indexOf(label)));
-    return new KeyColumns(labels, firstKind, mayBeNull);
-  }
-
   /**
    * Why a page that returned a key of the page before fails the tick: the database sorts the key
    * one way and compares it another (a MariaDB or MySQL {@code ENUM} or {@code SET} sorts by its
@@ -261,71 +161,6 @@ final class KeysetTail implements RowSource {
         + ") differently from how it compares it (a MariaDB/MySQL ENUM or SET sorts by its index"
         + " but compares as text), so rows would be read twice and others passed over; key the"
         + " tail on another column, or cast the key to text in the query (CAST(k AS CHAR) AS k)";
-  }
-
-  /** The 1-based positions of the key's columns that the result has (exact or case-folded). */
-  private static List<Integer> keyPositions(Columns columns, List<String> key) {
-    List<Integer> positions = new ArrayList<>();
-    for (String wanted : key) {
-      for (Columns.Column column : columns.all()) {
-        if (column.label().equalsIgnoreCase(wanted)) {
-          positions.add(columns.indexOf(column.label()));
-          break;
-        }
-      }
-    }
-    return positions;
-  }
-
-  private void checkUnique(KeyUniqueness.Answer answer) throws SourceException {
-    switch (answer.verdict()) {
-      case NOT_UNIQUE ->
-          throw new SourceException(
-              name
-                  + ": the tail key ("
-                  + String.join(", ", store.key())
-                  + ") is not unique in "
-                  + answer.table()
-                  + ": no primary key or unique index lies within it, and rows with equal keys at a"
-                  + " page boundary would be passed over for good; add to the key columns that"
-                  + " make it unique, such as the table's primary key");
-      case UNKNOWN -> {
-        if (!warnedKeyUnknown) {
-          warnedKeyUnknown = true;
-          LOG.warn(
-              "event=tail_key_unchecked store={} key={} reason=\"the database cannot say whether"
-                  + " the key is unique (a join, an expression, or a driver that does not name the"
-                  + " query's tables); rows with equal keys at a page boundary would be lost\"",
-              name,
-              String.join(",", store.key()));
-        }
-      }
-      case UNIQUE -> {}
-    }
-  }
-
-  /**
-   * Fails the tick when a row's key is NULL. A page after the checkpoint ({@code k > ?}) never
-   * returns such a row, so without this check it would be passed over in silence once a checkpoint
-   * exists. Run every tick unless the key is known unique and NOT NULL in the one table the query
-   * reads (a primary key).
-   */
-  private void refuseNullKeys(Connection connection, List<String> key, Cancellation cancellation)
-      throws SQLException, SourceException, InterruptedException {
-    Dialect dialect = database.settings().dialect();
-    try (PreparedStatement statement =
-        connection.prepareStatement(dialect.anyNullKey(store.query(), key))) {
-      statement.setQueryTimeout(database.settings().queryTimeoutSecs());
-      boolean found = StoreTransaction.query(statement, cancellation, ResultSet::next);
-      if (found) {
-        throw new SourceException(
-            name
-                + ": a row's key ("
-                + String.join(", ", store.key())
-                + ") is NULL; a keyset key must never be NULL: filter such rows out in the query"
-                + " (WHERE key IS NOT NULL) or key the tail on columns that are never NULL");
-      }
-    }
   }
 
   /**

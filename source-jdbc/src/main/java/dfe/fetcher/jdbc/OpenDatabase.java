@@ -58,11 +58,15 @@ final class OpenDatabase implements OpenConnection {
       if (!store.enabled()) {
         continue;
       }
-      sources.put(
-          store.unit(),
-          store.shape() == Shape.DUMP
-              ? new DumpStore(this, store, runtime.clock())
-              : new KeysetTail(this, store, runtime.clock()));
+      RowSource source;
+      if (store.resumable()) {
+        source = new ResumableDump(this, store, runtime.clock());
+      } else if (store.shape() == Shape.DUMP) {
+        source = new DumpStore(this, store, runtime.clock());
+      } else {
+        source = new KeysetTail(this, store, runtime.clock());
+      }
+      sources.put(store.unit(), source);
     }
   }
 

@@ -321,7 +321,7 @@ class KeysetTailTest {
             event -> {
               assertThat(event.getLevel()).isEqualTo(Level.WARN);
               assertThat(event.getFormattedMessage())
-                  .startsWith("event=tail_key_unchecked store=warehouse.events key=id");
+                  .startsWith("event=key_unchecked store=warehouse.events key=id");
             });
   }
 

@@ -168,6 +168,26 @@ final class TestDatabase implements AutoCloseable {
     return store(unit, Shape.TAIL, query, false, Optional.empty(), key, 5_000, 10, settleSecs);
   }
 
+  static DbStore resumableDump(
+      String unit, String query, List<String> key, int chunkRows, boolean countFirst) {
+    return new DbStore(
+        unit,
+        true,
+        Shape.DUMP,
+        query,
+        Optional.empty(),
+        countFirst,
+        Optional.empty(),
+        key,
+        DbStore.DEFAULT_LIMIT,
+        DbStore.DEFAULT_MAX_PAGES_PER_TICK,
+        0,
+        DumpResume.BY_KEY,
+        chunkRows,
+        ORIGIN,
+        "sources.db.warehouse.stores[0].unit");
+  }
+
   private static DbStore store(
       String unit,
       Shape shape,

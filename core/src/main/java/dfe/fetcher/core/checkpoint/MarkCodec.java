@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dfe.fetcher.core.row.CursorTokenMark;
+import dfe.fetcher.core.row.DumpResumeMark;
 import dfe.fetcher.core.row.FileMark;
 import dfe.fetcher.core.row.KeysetMark;
 import dfe.fetcher.core.row.Mark;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -35,6 +37,9 @@ import java.util.stream.Collectors;
  *  {"type":"local_timestamp","value":"2026-05-01T12:00:00.123456"},{"type":"bytes","value":"AAE="}]}}
  * {"version":2,"mark":{"kind":"window","end":"2026-05-01T12:00:00Z"}}
  * {"version":2,"mark":{"kind":"cursor_token","token":"..."}}
+ * {"version":2,"mark":{"kind":"dump_resume","snapshot_id":"0190...","snapshot_at":"2026-05-01T12:00:00.123Z",
+ *  "next_seq":"100000","last_key":[{"type":"integer","value":"100000"}],"anchor_ms":"1777636800123",
+ *  "ended":false}}
  * }</pre>
  *
  * Numbers travel as strings so no value passes through binary floating point; times are ISO-8601 at
@@ -130,6 +135,7 @@ public final class MarkCodec {
       case "keyset" -> keyset(mark);
       case "window" -> new WindowMark(instant(mark, "end"));
       case "cursor_token" -> cursorToken(mark);
+      case "dump_resume" -> dumpResume(mark);
       default ->
           throw new UnreadableMarkException(
               "unknown mark kind (this build reads " + MARK_KINDS + ")");
@@ -154,16 +160,57 @@ public final class MarkCodec {
           entryNode.put("changed_at", entry.changedAt().toString());
         }
       }
-      case KEYSET -> {
-        ArrayNode values = node.putArray("values");
-        for (KeysetMark.Value value : ((KeysetMark) mark).values()) {
-          values.add(valueNode(value));
-        }
-      }
+      case KEYSET -> node.set("values", valuesNode((KeysetMark) mark));
       case WINDOW -> node.put("end", ((WindowMark) mark).end().toString());
       case CURSOR_TOKEN -> node.put("token", ((CursorTokenMark) mark).token());
+      case DUMP_RESUME -> {
+        DumpResumeMark resume = (DumpResumeMark) mark;
+        node.put("snapshot_id", resume.snapshotId());
+        node.put("snapshot_at", resume.snapshotAt());
+        node.put("next_seq", Long.toString(resume.nextSeq()));
+        if (resume.lastKey().isPresent()) {
+          node.set("last_key", valuesNode(resume.lastKey().get()));
+        }
+        node.put("anchor_ms", Long.toString(resume.anchorMillis()));
+        node.put("ended", resume.ended());
+      }
     }
     return node;
+  }
+
+  /**
+   * A key tuple's written form on its own, {@code [{"type":"integer","value":"42"},...]}: the form
+   * a resumable dump's row frames carry in their {@code dfe-resume-key} header.
+   */
+  public static String encodeKey(KeysetMark key) {
+    try {
+      return JSON.writeValueAsString(valuesNode(key));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a key could not be written as JSON", e);
+    }
+  }
+
+  /**
+   * The key tuple {@link #encodeKey} wrote.
+   *
+   * @throws UnreadableMarkException when the text is not such a tuple
+   */
+  public static KeysetMark decodeKey(String text) throws UnreadableMarkException {
+    JsonNode values;
+    try {
+      values = JSON.readTree(text);
+    } catch (IOException e) {
+      throw new UnreadableMarkException("a key is not JSON");
+    }
+    return keysetValues(values);
+  }
+
+  private static ArrayNode valuesNode(KeysetMark key) {
+    ArrayNode values = JSON.createArrayNode();
+    for (KeysetMark.Value value : key.values()) {
+      values.add(valueNode(value));
+    }
+    return values;
   }
 
   private static ObjectNode valueNode(KeysetMark.Value value) {
@@ -206,9 +253,37 @@ public final class MarkCodec {
     return new FileMark(FileMark.EMPTY_WATERMARK, text(mark, "path"));
   }
 
+  private static DumpResumeMark dumpResume(JsonNode mark) throws UnreadableMarkException {
+    String snapshotId = text(mark, "snapshot_id");
+    String snapshotAt = text(mark, "snapshot_at");
+    long nextSeq = number(mark, "next_seq");
+    long anchor = number(mark, "anchor_ms");
+    JsonNode ended = mark.get("ended");
+    if (ended == null || !ended.isBoolean()) {
+      throw new UnreadableMarkException("\"ended\" is missing or not a boolean");
+    }
+    if (snapshotId.isEmpty() || nextSeq < 0) {
+      throw new UnreadableMarkException("a dump resume mark needs a snapshot id and a seq >= 0");
+    }
+    Optional<KeysetMark> lastKey =
+        mark.has("last_key") ? Optional.of(keysetValues(mark.get("last_key"))) : Optional.empty();
+    return new DumpResumeMark(snapshotId, snapshotAt, nextSeq, lastKey, anchor, ended.asBoolean());
+  }
+
+  private static long number(JsonNode node, String field) throws UnreadableMarkException {
+    try {
+      return Long.parseLong(text(node, field));
+    } catch (NumberFormatException e) {
+      throw new UnreadableMarkException("\"" + field + "\" is not an integer");
+    }
+  }
+
   private static KeysetMark keyset(JsonNode mark) throws UnreadableMarkException {
-    JsonNode values = mark.path("values");
-    if (!values.isArray() || values.isEmpty()) {
+    return keysetValues(mark.path("values"));
+  }
+
+  private static KeysetMark keysetValues(JsonNode values) throws UnreadableMarkException {
+    if (values == null || !values.isArray() || values.isEmpty()) {
       throw new UnreadableMarkException("a keyset mark needs a non-empty \"values\" list");
     }
     List<KeysetMark.Value> parsed = new ArrayList<>();

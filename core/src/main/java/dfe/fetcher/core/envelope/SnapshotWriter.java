@@ -32,12 +32,9 @@ public final class SnapshotWriter {
   private State state = State.OPENED;
   private long nextSeq;
 
-  private SnapshotWriter(String store, Clock clock, SnapshotIdGenerator ids) {
+  private SnapshotWriter(Clock clock, FrameHead head) {
     this.clock = clock;
-    long startMillis = clock.millis();
-    String startedAt = SnapshotTime.format(Instant.ofEpochMilli(startMillis));
-    String id = ids.mint(startMillis).toString();
-    this.head = new FrameHead(id, startedAt, startedAt, store, 0);
+    this.head = head;
   }
 
   /** Starts a dump of {@code store} ({@code <connection>.<unit>}) now, by {@code clock}. */
@@ -45,7 +42,29 @@ public final class SnapshotWriter {
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(ids, "ids");
-    return new SnapshotWriter(store, clock, ids);
+    long startMillis = clock.millis();
+    String startedAt = SnapshotTime.format(Instant.ofEpochMilli(startMillis));
+    String id = ids.mint(startMillis).toString();
+    return new SnapshotWriter(clock, new FrameHead(id, startedAt, startedAt, store, 0));
+  }
+
+  /**
+   * Continues a dump of {@code store} an earlier writer began (a resumable dump after a restart):
+   * the same {@code snapshotId} and {@code snapshotAt}, no begin (it was written then), and the
+   * next row at {@code nextSeq}. The caller vouches that every seq below {@code nextSeq} landed and
+   * none at or above it did.
+   */
+  public static SnapshotWriter resume(
+      String store, String snapshotId, String snapshotAt, long nextSeq, Clock clock) {
+    Objects.requireNonNull(clock, "clock");
+    SnapshotWriter writer =
+        new SnapshotWriter(clock, new FrameHead(snapshotId, snapshotAt, snapshotAt, store, 0));
+    if (nextSeq < 0 || nextSeq > FrameCodec.MAX_SEQ) {
+      throw writer.misuse("cannot resume at seq " + nextSeq);
+    }
+    writer.state = State.NUMBERING;
+    writer.nextSeq = nextSeq;
+    return writer;
   }
 
   public String snapshotId() {

@@ -7,10 +7,11 @@ package dfe.fetcher.core.row;
  *
  * <p>The vocabulary is closed: a file dump's item ({@link FileMark}), a database tail's key tuple
  * ({@link KeysetMark}), a REST window's end ({@link WindowMark}) and an API's cursor token ({@link
- * CursorTokenMark}). Each unit reads one {@link Kind}; a checkpoint of another kind is reported and
- * treated as none.
+ * CursorTokenMark}) and a resumable database dump's snapshot and key ({@link DumpResumeMark}). Each
+ * unit reads one {@link Kind}; a checkpoint of another kind is reported and treated as none.
  */
-public sealed interface Mark permits FileMark, KeysetMark, WindowMark, CursorTokenMark {
+public sealed interface Mark
+    permits FileMark, KeysetMark, WindowMark, CursorTokenMark, DumpResumeMark {
 
   Kind kind();
 
@@ -19,7 +20,8 @@ public sealed interface Mark permits FileMark, KeysetMark, WindowMark, CursorTok
     FILE("file"),
     KEYSET("keyset"),
     WINDOW("window"),
-    CURSOR_TOKEN("cursor_token");
+    CURSOR_TOKEN("cursor_token"),
+    DUMP_RESUME("dump_resume");
 
     private final String wireName;
 

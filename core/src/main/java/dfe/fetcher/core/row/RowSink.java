@@ -55,6 +55,13 @@ public interface RowSink {
   void row(Row row) throws InterruptedException;
 
   /**
+   * A resumable dump part (its rows carry their keys as {@link KeysetMark}s) finished a chunk: the
+   * driver commits where the part stands once every row so far is acknowledged, so a restart
+   * continues the same snapshot after the chunk. A driver that cannot resume ignores it.
+   */
+  default void chunkRead() throws InterruptedException {}
+
+  /**
    * The part was read completely.
    *
    * @param position the checkpoint once its frames are landed; empty when the part has nothing to

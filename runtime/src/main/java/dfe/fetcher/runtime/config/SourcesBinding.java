@@ -1,5 +1,6 @@
 package dfe.fetcher.runtime.config;
 
+import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.source.BindContext;
@@ -101,7 +102,34 @@ final class SourcesBinding {
       }
     }
     checkTopicsAreOwnedOnce(connections, output, dlqTopic);
+    checkResumableDumpsReadBack(connections, output);
     return connections;
+  }
+
+  /**
+   * A resumable dump ({@code resume: by_key}) continues after what actually landed, which only the
+   * Kafka output can read back (a landing file's frames carry no row key, and changing the frame
+   * format is not ours to do): on the file output it is refused rather than risk a seq that landed
+   * being numbered again for a changed row.
+   */
+  private void checkResumableDumpsReadBack(
+      List<ConnectionConfig> connections, OutputConfig output) {
+    if (output.type() == OutputType.KAFKA) {
+      return;
+    }
+    for (ConnectionConfig connection : connections) {
+      for (SourceUnit unit : connection.source().units()) {
+        if (unit.markKind().equals(Optional.of(Mark.Kind.DUMP_RESUME))) {
+          problems.add(
+              unit.origin(),
+              unit.settingPath("resume"),
+              "resume: by_key needs output.type: kafka: a resumed snapshot continues after the"
+                  + " frames that landed, which are read back from the store's partition; the "
+                  + output.type().configName()
+                  + " output cannot be read back");
+        }
+      }
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package dfe.fetcher.runtime.cursor;
 
 import dfe.fetcher.core.row.CursorTokenMark;
+import dfe.fetcher.core.row.DumpResumeMark;
 import dfe.fetcher.core.row.FileMark;
 import dfe.fetcher.core.row.KeysetMark;
 import dfe.fetcher.core.row.Mark;
@@ -28,7 +29,19 @@ public final class MarkDescription {
           "an API cursor token of "
               + ((CursorTokenMark) mark).token().length()
               + " characters (not shown)";
+      case DUMP_RESUME -> dumpResume((DumpResumeMark) mark);
     };
+  }
+
+  private static String dumpResume(DumpResumeMark mark) {
+    if (mark.ended()) {
+      return "snapshot " + mark.snapshotId() + " ended with " + mark.nextSeq() + " rows";
+    }
+    return "snapshot "
+        + mark.snapshotId()
+        + " open, next seq "
+        + mark.nextSeq()
+        + mark.lastKey().map(key -> ", " + of(key)).orElse("");
   }
 
   private static String file(FileMark mark) {

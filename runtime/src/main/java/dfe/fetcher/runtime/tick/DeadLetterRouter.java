@@ -6,6 +6,7 @@ import dfe.fetcher.core.envelope.FrameParser;
 import dfe.fetcher.core.envelope.InvalidFrameException;
 import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.runtime.dlq.DeadLetterQueue;
+import dfe.fetcher.runtime.transport.LandedFrame;
 import dfe.fetcher.runtime.transport.OutboundRecord;
 import dfe.fetcher.runtime.transport.SendResult;
 import java.time.Clock;
@@ -132,7 +133,10 @@ final class DeadLetterRouter implements AcknowledgementPipeline.Refusals {
     }
     Frame.Oversize stub = envelope.stubInPlaceOf((Frame.Row) frame);
     metrics.oversizeStub(store);
-    return Optional.of(enrichment.frame(stub, clock.millis()));
+    // A resumable dump's stub keeps its row's key, so a read-back can continue after it.
+    return Optional.of(
+        enrichment.frame(
+            stub, clock.millis(), EnrichmentStage.header(record, LandedFrame.RESUME_KEY_HEADER)));
   }
 
   private void dropped(OptionalLong seq, String metricReason) {

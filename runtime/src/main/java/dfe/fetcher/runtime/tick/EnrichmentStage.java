@@ -9,6 +9,7 @@ import dfe.fetcher.core.envelope.FrameHead;
 import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.envelope.RowFrameEncoder;
 import dfe.fetcher.core.row.RowKey;
+import dfe.fetcher.runtime.transport.LandedFrame;
 import dfe.fetcher.runtime.transport.OutboundRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -55,17 +56,33 @@ final class EnrichmentStage {
    * encoded once); any other frame is encoded and enriched, with the same bytes as a result.
    */
   OutboundRecord frame(Frame frame, long fetchedAtMillis) {
+    return frame(frame, fetchedAtMillis, Optional.empty());
+  }
+
+  /**
+   * {@link #frame(Frame, long)} for a resumable dump's row or stub, which also carries its row's
+   * key ({@code dfe-resume-key}), so what landed can be read back to where to continue.
+   */
+  OutboundRecord frame(Frame frame, long fetchedAtMillis, Optional<String> resumeKey) {
     byte[] value;
     if (frame instanceof Frame.Row row) {
       value = rowFrames.enrich(encoderFor(row.head()), row, fetchedAtMillis, clock.millis());
     } else {
       value = Enrichment.enrichFrame(FrameCodec.encode(frame), fields(fetchedAtMillis));
     }
+    OutboundRecord.Header kind = new OutboundRecord.Header(KIND_HEADER, frame.kind().wireName());
+    OutboundRecord.Header snapshot =
+        new OutboundRecord.Header(SNAPSHOT_HEADER, frame.head().snapshotId());
+    OutboundRecord.Header seq =
+        new OutboundRecord.Header(SEQ_HEADER, Long.toString(frame.head().seq()));
     List<OutboundRecord.Header> headers =
-        List.of(
-            new OutboundRecord.Header(KIND_HEADER, frame.kind().wireName()),
-            new OutboundRecord.Header(SNAPSHOT_HEADER, frame.head().snapshotId()),
-            new OutboundRecord.Header(SEQ_HEADER, Long.toString(frame.head().seq())));
+        resumeKey.isEmpty()
+            ? List.of(kind, snapshot, seq)
+            : List.of(
+                kind,
+                snapshot,
+                seq,
+                new OutboundRecord.Header(LandedFrame.RESUME_KEY_HEADER, resumeKey.get()));
     return new OutboundRecord(topic, Optional.of(storeKey), value, headers);
   }
 

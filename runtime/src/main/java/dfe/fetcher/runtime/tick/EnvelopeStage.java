@@ -5,6 +5,7 @@ import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.envelope.SnapshotIdGenerator;
 import dfe.fetcher.core.envelope.SnapshotWriter;
 import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.core.row.DumpResumeMark;
 import dfe.fetcher.core.row.Row;
 import dfe.fetcher.core.row.RowKey;
 import java.time.Clock;
@@ -60,6 +61,29 @@ final class EnvelopeStage {
     }
     writer = SnapshotWriter.open(store, clock, ids);
     return Enveloped.of(total.isPresent() ? writer.begin(total.getAsLong()) : writer.begin());
+  }
+
+  /**
+   * Continues the snapshot {@code mark} names, at its next seq, without a begin (the tick that
+   * opened it sent that).
+   */
+  void resume(DumpResumeMark mark) {
+    if (writer != null) {
+      throw new IllegalStateException(
+          "unit " + store + ": a dump part resumed before the previous one ended");
+    }
+    writer =
+        SnapshotWriter.resume(store, mark.snapshotId(), mark.snapshotAt(), mark.nextSeq(), clock);
+  }
+
+  /** The open snapshot's id; only while one is open. */
+  String snapshotId() {
+    return writer.snapshotId();
+  }
+
+  /** The open snapshot's {@code snapshot_at}; only while one is open. */
+  String snapshotAt() {
+    return writer.snapshotAt();
   }
 
   /**

@@ -1,6 +1,7 @@
 package dfe.fetcher.runtime.tick;
 
 import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.DumpResumeMark;
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.SourceException;
 import java.util.List;
@@ -68,6 +69,14 @@ public final class UnitRunner {
         cancellation.cancel("reload");
       }
       Optional<Mark> checkpoint = checkpointOf(unit);
+      if (checkpoint.isPresent() && checkpoint.get() instanceof DumpResumeMark open) {
+        // What landed, not only what was acknowledged: the snapshot continues after it, or a
+        // new one opens.
+        Optional<DumpResumeMark> resumed =
+            SnapshotResumption.resolve(context.transport(), unit, open);
+        resumed.ifPresent(tick::resumeSnapshot);
+        checkpoint = resumed.map(Mark.class::cast);
+      }
       unit.source().read(checkpoint, tick, cancellation);
       TickOutcome done = tick.finish();
       if (done instanceof TickOutcome.Failed failed) {

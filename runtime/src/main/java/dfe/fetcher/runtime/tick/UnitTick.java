@@ -1,7 +1,10 @@
 package dfe.fetcher.runtime.tick;
 
 import dfe.fetcher.core.checkpoint.CursorStore.CheckpointException;
+import dfe.fetcher.core.checkpoint.MarkCodec;
 import dfe.fetcher.core.row.Cancellation;
+import dfe.fetcher.core.row.DumpResumeMark;
+import dfe.fetcher.core.row.KeysetMark;
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Row;
 import dfe.fetcher.core.row.RowKey;
@@ -51,6 +54,18 @@ final class UnitTick implements RowSink {
   private final List<String> abortedParts = new ArrayList<>();
   private long partsCompleted;
 
+  /** Whether the unit is a resumable dump ({@code resume: by_key}), whose rows carry their keys. */
+  private final boolean resumable;
+
+  /** The snapshot the next part continues instead of opening one; set before the source reads. */
+  private Optional<DumpResumeMark> resuming = Optional.empty();
+
+  /** A resumable dump's last row key read, for its marks. */
+  private Optional<KeysetMark> lastKey = Optional.empty();
+
+  /** Before the last frame of the open resumable dump was handed on: its marks' anchor. */
+  private long anchorMillis;
+
   /**
    * @param cancellation the tick's own: a reload cancels it without stopping the service, and the
    *     tick then takes no more rows and waits no longer, as on a stop
@@ -59,6 +74,9 @@ final class UnitTick implements RowSink {
     this.context = context;
     this.unit = unit;
     this.ending = () -> context.stopping().getAsBoolean() || cancellation.isCancelled();
+    this.resumable =
+        unit.spec().shape() == Shape.DUMP
+            && unit.markKind().equals(Optional.of(Mark.Kind.DUMP_RESUME));
     this.filter = new FilterStep(unit.filter().get(), context.metrics().rowCounters(unit.store()));
     Optional<RowKey> rowKey = unit.rowKey();
     this.envelope =
@@ -99,8 +117,29 @@ final class UnitTick implements RowSink {
     // What was sent since the last part ended (a bad file's dead letter) ends a part of its own,
     // so a transactional runtime cannot abort it with the part beginning now.
     pipeline.closeOpenPart();
+    if (resuming.isPresent()) {
+      // The tick that opened the snapshot sent its begin; this one numbers on where it landed.
+      envelope.resume(resuming.get());
+      lastKey = resuming.get().lastKey();
+      anchorMillis = resuming.get().anchorMillis();
+      resuming = Optional.empty();
+      return;
+    }
+    lastKey = Optional.empty();
+    anchorMillis = context.clock().millis();
     EnvelopeStage.Enveloped begin = envelope.begin(total);
     pipeline.add(enrichment.frame(begin.frame(), context.clock().millis()));
+  }
+
+  /**
+   * The next part continues the snapshot {@code mark} names (what landed of it, as {@link
+   * SnapshotResumption} read it back) instead of opening one.
+   */
+  void resumeSnapshot(DumpResumeMark mark) {
+    if (!resumable) {
+      throw new IllegalStateException("unit " + unit.store() + " is not a resumable dump");
+    }
+    resuming = Optional.of(mark);
   }
 
   @Override
@@ -114,19 +153,33 @@ final class UnitTick implements RowSink {
   }
 
   private void dumpRow(Row row) throws InterruptedException {
-    if (row.mark().isPresent()) {
+    Optional<String> resumeKey = Optional.empty();
+    if (resumable) {
+      if (row.mark().isEmpty() || row.mark().get().kind() != Mark.Kind.KEYSET) {
+        throw new IllegalStateException(
+            "unit " + unit.store() + ": a resumable dump's row must carry its key as its mark");
+      }
+    } else if (row.mark().isPresent()) {
       throw new IllegalStateException(
           "unit " + unit.store() + ": a dump row carries a mark; a dump's position is its part's");
     }
     if (!envelope.isOpen()) {
       beginPart(OptionalLong.empty());
     }
+    if (resumable) {
+      KeysetMark key = (KeysetMark) row.mark().get();
+      lastKey = Optional.of(key);
+      resumeKey = Optional.of(MarkCodec.encodeKey(key));
+    }
     Optional<EnvelopeStage.Enveloped> enveloped = envelope.row(row.content());
     if (enveloped.isEmpty()) {
       return; // dropped by the filter, which counted it
     }
     EnvelopeStage.Enveloped frame = enveloped.get();
-    OutboundRecord message = enrichment.frame(frame.frame(), row.fetchedAtMillis());
+    if (resumable) {
+      anchorMillis = context.clock().millis();
+    }
+    OutboundRecord message = enrichment.frame(frame.frame(), row.fetchedAtMillis(), resumeKey);
     if (frame.deadLetter().isPresent()) {
       sendDeadLetter(frame.deadLetter().get());
       context.metrics().oversizeStub(unit.store());
@@ -161,11 +214,37 @@ final class UnitTick implements RowSink {
     }
   }
 
+  /**
+   * A resumable dump read a chunk: where its snapshot stands goes with the current batch, committed
+   * once everything so far is acknowledged. Ignored for any other unit, and between parts.
+   */
+  @Override
+  public void chunkRead() throws InterruptedException {
+    checkNotStopping();
+    if (resumable && envelope.isOpen()) {
+      pipeline.markAfterAdded(openMark(false));
+    }
+  }
+
+  private DumpResumeMark openMark(boolean ended) {
+    return new DumpResumeMark(
+        envelope.snapshotId(),
+        envelope.snapshotAt(),
+        envelope.nextSeq().getAsLong(),
+        lastKey,
+        anchorMillis,
+        ended);
+  }
+
   @Override
   public void endPart(Optional<Mark> position) throws InterruptedException {
     checkNotStopping();
     if (!envelope.isOpen()) {
       beginPart(OptionalLong.empty());
+    }
+    if (resumable) {
+      // Once the end is acknowledged the snapshot is done: the next tick opens a new one.
+      position = Optional.of(openMark(true));
     }
     // Everything before the end must be acknowledged before the end is sent: a batch that fails
     // in the background must never be followed by an end that lands.

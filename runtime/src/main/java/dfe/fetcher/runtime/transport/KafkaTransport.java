@@ -52,6 +52,7 @@ public final class KafkaTransport implements Transport {
   private final Map<String, Object> producerSettings;
   private final String bootstrapServers;
   private final TopicAdmin topics;
+  private final KafkaReadBack readBack;
 
   /**
    * Guards {@link #current}, {@link #retired} and {@link #closed}. Held for bookkeeping and for
@@ -92,6 +93,18 @@ public final class KafkaTransport implements Transport {
     this.bootstrapServers = bootstrapServers;
     this.producerSettings = ProducerSettings.of(bootstrapServers, properties, maxRecordBytes);
     this.topics = new TopicAdmin(bootstrapServers, properties, topicCreation);
+    this.readBack = new KafkaReadBack(bootstrapServers, properties);
+  }
+
+  @Override
+  public boolean readsBack() {
+    return true;
+  }
+
+  @Override
+  public List<LandedFrame> landedFrames(
+      String topic, String store, String snapshotId, long sinceMillis) {
+    return readBack.read(topic, store, snapshotId, sinceMillis);
   }
 
   @Override

@@ -53,6 +53,31 @@ public interface Transport extends AutoCloseable {
    */
   default void abandoned(String store) {}
 
+  /**
+   * Whether {@link #landedFrames} can say what landed: a resumable dump ({@code resume: by_key})
+   * needs it, and is refused at load on an output that cannot.
+   */
+  default boolean readsBack() {
+    return false;
+  }
+
+  /**
+   * The frames of snapshot {@code snapshotId} of {@code store} on {@code topic} that landed,
+   * whether or not they were acknowledged, from (at least) every frame handed to the transport at
+   * or after {@code sinceMillis} to the output's current end, in the order they landed. It may
+   * include earlier frames of the snapshot too. Called between ticks, never while the store's own
+   * tick sends.
+   *
+   * @throws TransportException when the output cannot be read back (this one cannot, see {@link
+   *     #readsBack}) or did not answer
+   */
+  default List<LandedFrame> landedFrames(
+      String topic, String store, String snapshotId, long sinceMillis) {
+    throw new TransportException(
+        "the output cannot read back what landed, which a resumable dump (resume: by_key) needs",
+        null);
+  }
+
   /** Whether the destination is reachable now; drives {@code /readyz}. */
   boolean isReady();
 
