@@ -5,12 +5,14 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.postgresql.PGResultSetMetaData;
 
@@ -23,8 +25,9 @@ import org.postgresql.PGResultSetMetaData;
  * the driver names that table and the table's own column for each result column; columns of two
  * tables mean a join, which can repeat a key the table holds once. (A join that returns the columns
  * of one table only is taken as that table: the rows it repeats are the same record twice.)
- * PostgreSQL's driver does (its base table and column); MariaDB's, MySQL's, H2's and SQLite's name
- * the derived table the tail reads through instead, so there the answer is {@link Verdict#UNKNOWN}.
+ * PostgreSQL's driver does (its base table and column); MariaDB's and MySQL's do for the query
+ * itself (asked with {@code LIMIT 0}); H2's and SQLite's name the derived table the tail reads
+ * through instead, so there the answer is {@link Verdict#UNKNOWN}.
  */
 final class KeyUniqueness {
 
@@ -44,38 +47,60 @@ final class KeyUniqueness {
   private KeyUniqueness() {}
 
   /**
-   * @param keyColumns the key's positions in {@code result}, 1-based
+   * Where a result column comes from: its table (with schema or catalog) and the table's column.
    */
-  static Answer of(Connection connection, ResultSetMetaData result, List<Integer> keyColumns)
+  private record BaseColumn(String schema, String catalog, String table, String column) {
+    boolean known() {
+      return table != null && !table.isEmpty() && column != null && !column.isEmpty();
+    }
+  }
+
+  /**
+   * @param result the metadata of the query as the tail reads it (a derived table)
+   * @param keyColumns the key's positions in {@code result}, 1-based
+   * @param query the operator's query, for the drivers that name base tables only for it
+   */
+  static Answer of(
+      Connection connection,
+      ResultSetMetaData result,
+      List<Integer> keyColumns,
+      Dialect dialect,
+      String query)
       throws SQLException {
-    if (!result.isWrapperFor(PGResultSetMetaData.class)) {
+    List<BaseColumn> columns;
+    if (result.isWrapperFor(PGResultSetMetaData.class)) {
+      columns = postgresBaseColumns(result.unwrap(PGResultSetMetaData.class));
+    } else if (dialect == Dialect.MYSQL) {
+      Optional<List<BaseColumn>> probed = mysqlBaseColumns(connection, query);
+      if (probed.isEmpty() || probed.get().size() != result.getColumnCount()) {
+        return new Answer(Verdict.UNKNOWN, "");
+      }
+      columns = probed.get();
+    } else {
       return new Answer(Verdict.UNKNOWN, "");
     }
-    PGResultSetMetaData base = result.unwrap(PGResultSetMetaData.class);
     Set<String> tables = new HashSet<>();
-    String schema = "";
-    String table = "";
-    for (int i = 1; i <= result.getColumnCount(); i++) {
-      String baseTable = base.getBaseTableName(i);
-      if (baseTable == null || baseTable.isEmpty()) {
+    BaseColumn any = null;
+    for (int i = 1; i <= columns.size(); i++) {
+      BaseColumn column = columns.get(i - 1);
+      if (!column.known()) {
         if (keyColumns.contains(i)) {
           return new Answer(Verdict.UNKNOWN, ""); // the key is an expression
         }
         continue;
       }
-      schema = base.getBaseSchemaName(i);
-      table = baseTable;
-      tables.add(schema + "." + baseTable);
+      any = column;
+      tables.add(column.catalog() + "." + column.schema() + "." + column.table());
     }
     if (tables.size() != 1) {
       return new Answer(Verdict.UNKNOWN, "");
     }
     Set<String> keyBaseColumns = new HashSet<>();
-    for (int column : keyColumns) {
-      keyBaseColumns.add(base.getBaseColumnName(column).toLowerCase(Locale.ROOT));
+    for (int position : keyColumns) {
+      keyBaseColumns.add(columns.get(position - 1).column().toLowerCase(Locale.ROOT));
     }
-    String qualified = schema + "." + table;
-    for (Set<String> unique : uniqueColumnSets(connection.getMetaData(), schema, table)) {
+    String qualified = (any.schema().isEmpty() ? any.catalog() : any.schema()) + "." + any.table();
+    for (Set<String> unique : uniqueColumnSets(connection.getMetaData(), any)) {
       if (keyBaseColumns.containsAll(unique)) {
         return new Answer(Verdict.UNIQUE, qualified);
       }
@@ -83,12 +108,48 @@ final class KeyUniqueness {
     return new Answer(Verdict.NOT_UNIQUE, qualified);
   }
 
+  /** PostgreSQL's driver names each column's base table and column even through a derived table. */
+  private static List<BaseColumn> postgresBaseColumns(PGResultSetMetaData base)
+      throws SQLException {
+    List<BaseColumn> columns = new ArrayList<>();
+    for (int i = 1; i <= ((ResultSetMetaData) base).getColumnCount(); i++) {
+      columns.add(
+          new BaseColumn(
+              base.getBaseSchemaName(i), "", base.getBaseTableName(i), base.getBaseColumnName(i)));
+    }
+    return columns;
+  }
+
+  /**
+   * MariaDB's and MySQL's drivers name the derived table for a derived table's columns, but the
+   * base table and column for the query's own: so the query itself is asked for its columns, with
+   * {@code LIMIT 0} (which the server answers without reading a row). A query that cannot take the
+   * clause (it has a {@code LIMIT} of its own) leaves the answer unknown.
+   */
+  private static Optional<List<BaseColumn>> mysqlBaseColumns(Connection connection, String query) {
+    try (Statement sql = connection.createStatement();
+        ResultSet rows = sql.executeQuery(query + " LIMIT 0")) {
+      ResultSetMetaData meta = rows.getMetaData();
+      List<BaseColumn> columns = new ArrayList<>();
+      for (int i = 1; i <= meta.getColumnCount(); i++) {
+        columns.add(
+            new BaseColumn(
+                "", meta.getCatalogName(i), meta.getTableName(i), meta.getColumnName(i)));
+      }
+      return Optional.of(columns);
+    } catch (SQLException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The column sets of the table's primary key and of each unique index without a condition. */
-  private static List<Set<String>> uniqueColumnSets(
-      DatabaseMetaData metadata, String schema, String table) throws SQLException {
+  private static List<Set<String>> uniqueColumnSets(DatabaseMetaData metadata, BaseColumn table)
+      throws SQLException {
+    String catalog = table.catalog().isEmpty() ? null : table.catalog();
+    String schema = table.schema().isEmpty() ? null : table.schema();
     List<Set<String>> sets = new ArrayList<>();
     Set<String> primary = new HashSet<>();
-    try (ResultSet keys = metadata.getPrimaryKeys(null, schema, table)) {
+    try (ResultSet keys = metadata.getPrimaryKeys(catalog, schema, table.table())) {
       while (keys.next()) {
         primary.add(keys.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
       }
@@ -98,7 +159,7 @@ final class KeyUniqueness {
     }
     Map<String, Set<String>> indexes = new HashMap<>();
     Set<String> partial = new HashSet<>();
-    try (ResultSet index = metadata.getIndexInfo(null, schema, table, true, true)) {
+    try (ResultSet index = metadata.getIndexInfo(catalog, schema, table.table(), true, true)) {
       while (index.next()) {
         String name = index.getString("INDEX_NAME");
         String column = index.getString("COLUMN_NAME");

@@ -72,7 +72,12 @@ final class KeysetQuery {
                 }
                 Columns found = Columns.ofQuery(rows, database.settings().dialect(), name);
                 uniqueness.add(
-                    KeyUniqueness.of(connection, meta, keyPositions(found, store.key())));
+                    KeyUniqueness.of(
+                        connection,
+                        meta,
+                        keyPositions(found, store.key()),
+                        database.settings().dialect(),
+                        store.query()));
                 return found;
               });
     }
@@ -95,8 +100,21 @@ final class KeysetQuery {
     checkUnique(unique, what);
     boolean mayBeNull =
         unique.verdict() != KeyUniqueness.Verdict.UNIQUE
-            || labels.stream().anyMatch(label -> nullable.contains(columns.indexOf(label)));
+            || labels.stream().anyMatch(label -> nullable.contains(columns.indexOf(label)))
+            || labels.stream().anyMatch(label -> mayHoldZeroDate(columns, label));
     return new KeyColumns(labels, firstKind, mayBeNull);
+  }
+
+  /**
+   * Whether {@code label} is a MariaDB/MySQL date column that may hold a zero date, which the
+   * driver reads as NULL and {@code IS NULL} finds even in a NOT NULL column: it needs the NULL
+   * check whatever the metadata says.
+   */
+  private static boolean mayHoldZeroDate(Columns columns, String label) {
+    return switch (columns.all().get(columns.indexOf(label) - 1).kind()) {
+      case DATE_OR_ZERO, TIMESTAMP_OR_ZERO, TIMESTAMP_WITH_ZONE_OR_ZERO -> true;
+      default -> false;
+    };
   }
 
   /** The 1-based positions of the key's columns that the result has (exact or case-folded). */

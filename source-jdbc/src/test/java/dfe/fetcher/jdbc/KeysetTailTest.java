@@ -271,6 +271,37 @@ class KeysetTailTest {
   }
 
   @Test
+  void onMariadbTheQueryItselfSaysWhetherTheKeyIsUniqueSoAPrimaryKeyIsNotWarnedAbout()
+      throws Exception {
+    database = TestDatabase.create(Engine.MARIADB);
+    database.execute(
+        "CREATE TABLE events (id INTEGER PRIMARY KEY, grp INTEGER NOT NULL)",
+        "INSERT INTO events VALUES (1, 7), (2, 7), (3, 7)");
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    Logger logger = (Logger) LoggerFactory.getLogger("dfe.fetcher.source.db");
+    logs.start();
+    logger.addAppender(logs);
+    try {
+      DbStore byId =
+          TestDatabase.tail("events", "SELECT e.id, e.grp FROM events e", List.of("id"), 2, 2);
+      try (OpenConnection open = database.open(byId)) {
+        assertThat(ids(read(open, Optional.empty()))).containsExactly(1, 2, 3);
+      }
+      DbStore byGroup =
+          TestDatabase.tail("events", "SELECT id, grp FROM events", List.of("grp"), 2, 2);
+      try (OpenConnection open = database.open(byGroup)) {
+        assertThatThrownBy(() -> read(open, Optional.empty()))
+            .isInstanceOf(SourceException.class)
+            .hasMessageContaining("warehouse.events: the tail key (grp) is not unique in ")
+            .hasMessageContaining(".events: no primary key or unique index lies within it");
+      }
+    } finally {
+      logger.detachAppender(logs);
+    }
+    assertThat(logs.list).isEmpty();
+  }
+
+  @Test
   void aUniqueIndexWithinTheKeyMakesItUnique() throws Exception {
     database = TestDatabase.create(Engine.POSTGRES);
     database.execute(
