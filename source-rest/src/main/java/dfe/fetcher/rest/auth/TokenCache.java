@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.rest.http.HeaderValues;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -54,22 +55,28 @@ public final class TokenCache {
                 .scope()
                 .map(s -> "&scope=" + URLEncoder.encode(s, StandardCharsets.UTF_8))
                 .orElse("");
-    HttpRequest request =
-        HttpRequest.newBuilder(oauth.tokenUrl())
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .header("Accept", "application/json")
-            .header(
-                "Authorization",
-                BasicCredentials.header(oauth.clientId(), oauth.clientSecret().reveal()))
-            .POST(HttpRequest.BodyPublishers.ofString(form))
-            .build();
     String where =
         "the token endpoint "
             + oauth.tokenUrl().getScheme()
             + "://"
             + oauth.tokenUrl().getRawAuthority()
             + oauth.tokenUrl().getRawPath();
+    HttpRequest request;
+    try {
+      request =
+          HttpRequest.newBuilder(oauth.tokenUrl())
+              .timeout(Duration.ofSeconds(30))
+              .header("Content-Type", "application/x-www-form-urlencoded")
+              .header("Accept", "application/json")
+              .header(
+                  "Authorization",
+                  BasicCredentials.header(oauth.clientId(), oauth.clientSecret().reveal()))
+              .POST(HttpRequest.BodyPublishers.ofString(form))
+              .build();
+    } catch (IllegalArgumentException e) {
+      // The client's message would quote the Authorization header it refused.
+      throw new SourceException(where + " cannot be asked: the request cannot be built");
+    }
     CompletableFuture<HttpResponse<byte[]>> future =
         client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
     HttpResponse<byte[]> response;
@@ -95,6 +102,9 @@ public final class TokenCache {
     JsonNode accessToken = body == null ? null : body.get("access_token");
     if (accessToken == null || !accessToken.isTextual() || accessToken.asText().isEmpty()) {
       throw new SourceException(where + " answered without an access_token");
+    }
+    if (!HeaderValues.canCarry(accessToken.asText())) {
+      throw new SourceException(where + " answered an access_token an HTTP header cannot carry");
     }
     long expiresIn =
         Optional.ofNullable(body.get("expires_in"))

@@ -200,13 +200,23 @@ public final class Requester {
   private HttpRequest request(
       URI target, String method, Optional<byte[]> body, Call call, Cancellation cancellation)
       throws SourceException, InterruptedException {
+    String described = method + " " + authorizer.describe(target);
     try {
       URI uri = authorizer.uri(target);
       HttpRequest.Builder request =
           HttpRequest.newBuilder(uri)
               .timeout(Duration.ofSeconds(call.endpoint().timeoutSecs()))
               .header("Accept-Encoding", "gzip");
-      call.headers().forEach(request::header);
+      for (Map.Entry<String, String> header : call.headers().entrySet()) {
+        if (!HeaderValues.canCarry(header.getValue())) {
+          throw new SourceException(
+              described
+                  + " cannot be sent: header "
+                  + header.getKey()
+                  + " holds a character an HTTP header cannot carry");
+        }
+        request.header(header.getKey(), header.getValue());
+      }
       if (method.equals("POST")) {
         request.header("Content-Type", "application/json");
         request.POST(HttpRequest.BodyPublishers.ofByteArray(body.orElse(new byte[0])));
@@ -217,6 +227,11 @@ public final class Requester {
       return request.build();
     } catch (SecretUnavailableException e) {
       throw Authorizer.unavailable(e);
+    } catch (IllegalArgumentException e) {
+      // The client's message quotes the header or URI it refused, a credential perhaps: drop it.
+      throw new SourceException(
+          described
+              + " cannot be sent: a header or the URI holds what an HTTP request cannot carry");
     }
   }
 
