@@ -29,7 +29,8 @@ import java.util.Optional;
  * ndjson} and {@code csv} decode as the body arrives and hold one record at a time (a record longer
  * than {@code max_page_bytes} fails the page); {@code json_at} and {@code document} hold the page,
  * at most {@code max_page_bytes}, and hand its tree to the pager and {@code fail_when}. Numbers are
- * kept exact.
+ * kept exact. A {@code json_at} page without its rows fails unless {@code rows.allow_missing} says
+ * the API leaves them out.
  */
 final class PageDecoding {
 
@@ -277,7 +278,18 @@ final class PageDecoding {
     String at = endpoint.rowsAt().orElse("");
     JsonNode items = tree.at(at);
     if (items.isMissingNode() || items.isNull()) {
-      return new Page(0, Optional.of(tree));
+      if (endpoint.rowsMayBeAbsent()) {
+        return new Page(0, Optional.of(tree));
+      }
+      // An error answered with 200 ({"error": ...}) must not read as the listing's last page.
+      throw new SourceException(
+          where
+              + ": the body has "
+              + (items.isNull() ? "null" : "nothing")
+              + " at "
+              + at
+              + " (rows.at); set rows.allow_missing: true if the API leaves it out of an empty"
+              + " page");
     }
     if (!items.isArray()) {
       throw new SourceException(where + ": " + at + " is not a JSON array (rows.at)");

@@ -87,9 +87,12 @@ final class EndpointBinder {
     if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
       rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
     }
-    if (decoder != Decoder.JSON_AT && rows.node("at").isPresent()) {
-      rows.report("at", "applies to decoder json_at only");
+    for (String key : List.of("at", "allow_missing")) {
+      if (decoder != Decoder.JSON_AT && rows.node(key).isPresent()) {
+        rows.report(key, "applies to decoder json_at only");
+      }
     }
+    boolean rowsMayBeAbsent = rows.bool("allow_missing", false);
     Optional<String> rowKey = endpoint.rowKey("row_key");
     Pager pager =
         PagerBinder.bind(endpoint.section("paginate", ProfileKeys.PAGINATE_KEYS), endpoint);
@@ -130,6 +133,7 @@ final class EndpointBinder {
         headers,
         decoder,
         rowsAt,
+        rowsMayBeAbsent,
         rowKey,
         pager,
         maxPages,
