@@ -186,7 +186,7 @@ public final class Requester {
         retries++;
         continue;
       }
-      String text = errorText(response, endpoint);
+      String text = errorText(target, response, endpoint, cancellation);
       throw new SourceException(
           described
               + " answered "
@@ -323,20 +323,33 @@ public final class Requester {
     }
   }
 
-  /** The error text at {@code error_at} of a non-2xx JSON body, quoted; empty without one. */
-  private static String errorText(HttpResponse<InputStream> response, Endpoint endpoint) {
-    try (InputStream in = response.body()) {
-      if (endpoint.errorAt().isEmpty()) {
-        return "";
-      }
-      InputStream body = in;
-      if (response.headers().firstValue("Content-Encoding").orElse("").equalsIgnoreCase("gzip")) {
-        body = new GZIPInputStream(in);
-      }
-      byte[] bytes = body.readNBytes(MAX_ERROR_BODY);
+  /**
+   * The error text at {@code error_at} of a non-2xx JSON body, quoted; empty without one. The body
+   * is read as a page is (the stall bound, the cancellation, gzip), and at most {@value
+   * #MAX_ERROR_BODY} bytes of it: the status fails the request whatever the body does.
+   */
+  private String errorText(
+      URI target, HttpResponse<InputStream> response, Endpoint endpoint, Cancellation cancellation)
+      throws InterruptedException {
+    if (endpoint.errorAt().isEmpty()) {
+      close(response);
+      return "";
+    }
+    Response body;
+    try {
+      body = response(target, response, endpoint);
+    } catch (SourceException e) {
+      return "";
+    }
+    try (body;
+        Cancellation.Registration cancel = cancellation.onCancel(body::close)) {
+      byte[] bytes = body.body().readNBytes(MAX_ERROR_BODY);
       return ErrorText.quoted(JSON.readTree(bytes).at(endpoint.errorAt().get()));
     } catch (IOException | RuntimeException e) {
-      return "";
+      cancellation.throwIfCancelled();
+      return body.guard().stalled()
+          ? " (its body stalled for timeout_secs " + endpoint.timeoutSecs() + ")"
+          : "";
     }
   }
 
