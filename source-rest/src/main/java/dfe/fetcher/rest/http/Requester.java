@@ -119,7 +119,7 @@ public final class Requester {
             MetricNames.REST_REQUESTS, call.source(), Map.of("status_class", "error"));
         String why = failure(e);
         if (retries >= retry.maxRetries()) {
-          throw new SourceException(described + " failed: " + why + giveUp(retries), e);
+          throw new SourceException(described + " failed: " + why + RetryPolicy.gaveUp(retries), e);
         }
         backOff(call, described, why, retries, Optional.empty(), cancellation);
         retries++;
@@ -162,14 +162,15 @@ public final class Requester {
         refreshed = true;
         continue;
       }
-      if (status == 408 || status == 429 || status / 100 == 5) {
+      if (RetryPolicy.retries(status)) {
         Optional<Duration> retryAfter = retryAfter(response.headers());
         close(response);
         if (status == 429) {
           metrics.increment(MetricNames.REST_THROTTLED, call.source(), Map.of());
         }
         if (retries >= retry.maxRetries()) {
-          throw new SourceException(described + " answered " + status + giveUp(retries));
+          throw new SourceException(
+              described + " answered " + status + RetryPolicy.gaveUp(retries));
         }
         if (retryAfter.isPresent()
             && retryAfter.get().compareTo(Duration.ofSeconds(retry.maxRetryWaitSecs())) > 0) {
@@ -351,10 +352,6 @@ public final class Requester {
           ? " (its body stalled for timeout_secs " + endpoint.timeoutSecs() + ")"
           : "";
     }
-  }
-
-  private static String giveUp(int retries) {
-    return retries == 0 ? "; no retries configured" : "; gave up after " + retries + " retries";
   }
 
   private static boolean isRedirect(int status) {

@@ -26,7 +26,8 @@ public final class StallGuard extends FilterInputStream {
   private volatile long readStarted = NOT_READING;
   private volatile boolean stalled;
 
-  StallGuard(InputStream in, long timeoutSecs, ScheduledExecutorService watchdog) {
+  /** Watches {@code in} on {@code watchdog} until it is closed. */
+  public StallGuard(InputStream in, long timeoutSecs, ScheduledExecutorService watchdog) {
     this(in, timeoutSecs, watchdog, System::nanoTime);
   }
 
