@@ -40,9 +40,10 @@ import org.slf4j.LoggerFactory;
  * Sends one logical request of a unit until it has a 2xx response: retries connection errors,
  * timeouts, 408, 429 and 5xx with capped exponential back-off and jitter (or the server's {@code
  * Retry-After}, in seconds or as an HTTP date), follows redirects within {@code base_url}'s origin,
- * fetches a fresh OAuth2 token once on a 401, and fails on everything else. Every exchange is
- * registered with the tick's {@link Cancellation} and every back-off sleeps through it, so a stop
- * ends a request or a wait at once.
+ * fetches a fresh OAuth2 token once on a 401, and fails on everything else. A profile header whose
+ * name carries a credential ({@link HeaderNames#carriesCredentials}) goes, as the credentials do,
+ * only to {@code base_url}'s origin. Every exchange is registered with the tick's {@link
+ * Cancellation} and every back-off sleeps through it, so a stop ends a request or a wait at once.
  *
  * <p>Redirects to another origin are refused rather than followed without credentials: a redirect
  * is the API's own answer, and landing whatever another host returns for it would be guessing.
@@ -208,7 +209,11 @@ public final class Requester {
           HttpRequest.newBuilder(uri)
               .timeout(Duration.ofSeconds(call.endpoint().timeoutSecs()))
               .header("Accept-Encoding", "gzip");
+      boolean atOrigin = Origin.of(target).equals(origin);
       for (Map.Entry<String, String> header : call.headers().entrySet()) {
+        if (!atOrigin && HeaderNames.carriesCredentials(header.getKey())) {
+          continue;
+        }
         if (!HeaderValues.canCarry(header.getValue())) {
           throw new SourceException(
               described
