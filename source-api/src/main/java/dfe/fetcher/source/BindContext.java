@@ -36,8 +36,17 @@ public record BindContext(
    * file is read afresh), never printed. A spec that names nothing usable is reported.
    */
   public Optional<Secret> secret(String spec, ConfigOrigin origin, String at) {
+    return secret(spec, origin, at, Secret.Characters.ANY);
+  }
+
+  /**
+   * As {@link #secret(String, ConfigOrigin, String)}, the value checked for {@code characters}
+   * whenever it is revealed (by a run and by {@code config-check}).
+   */
+  public Optional<Secret> secret(
+      String spec, ConfigOrigin origin, String at, Secret.Characters characters) {
     try {
-      Secret secret = Secret.parse(spec, at, environment, baseDirectory);
+      Secret secret = Secret.parse(spec, at, environment, baseDirectory).requiring(characters);
       secrets.add(secret, origin, at);
       return Optional.of(secret);
     } catch (IllegalArgumentException e) {

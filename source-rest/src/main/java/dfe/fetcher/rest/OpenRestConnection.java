@@ -47,7 +47,14 @@ final class OpenRestConnection implements OpenConnection {
     Origin origin =
         Origin.of(URI.create(connection.baseUrl().render(Template.values(connection.vars(), ""))));
     Authorizer authorizer =
-        new Authorizer(connection.credentials(), origin, client, runtime.clock());
+        new Authorizer(
+            connection.credentials(),
+            origin,
+            client,
+            runtime.clock(),
+            watchdog,
+            connection.retry(),
+            connectTimeout);
     Requester requester =
         new Requester(
             client,

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,6 +27,11 @@ import java.util.Optional;
  * <p>The value is resolved only when {@link #reveal()} is called, every time it is called, so a
  * rotated file is read afresh. {@link #toString()} is {@code ***}; {@link #describe()} names where
  * the value comes from and is safe to print. No message this class produces holds the value.
+ *
+ * <p>A secret bound for a use that cannot carry every character ({@link Characters#HTTP_HEADER}) is
+ * checked on every reveal, so a byte-order mark or a control character fails with a message naming
+ * the setting and the character instead of reaching, say, an HTTP client whose error would quote
+ * the header it was given.
  */
 public final class Secret {
 
@@ -36,18 +42,60 @@ public final class Secret {
     LITERAL
   }
 
+  /** What a revealed value may hold, for the use it is bound for. */
+  public enum Characters {
+    /** Anything: the value is encoded before it travels (a password inside HTTP Basic, JDBC). */
+    ANY(""),
+    /**
+     * Printable ASCII, spaces and tabs: a value sent as it is in an HTTP header (a bearer token, an
+     * API key).
+     */
+    HTTP_HEADER("an HTTP header");
+
+    private final String carrier;
+
+    Characters(String carrier) {
+      this.carrier = carrier;
+    }
+
+    /** The first character at odds with this use, as its index, or -1 when there is none. */
+    int firstRefused(String value) {
+      if (this == ANY) {
+        return -1;
+      }
+      for (int i = 0; i < value.length(); i++) {
+        char c = value.charAt(i);
+        if (c != '\t' && (c < 0x20 || c > 0x7E)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+  }
+
   private static final String REDACTED = "***";
 
   private final Kind kind;
   private final String setting;
   private final String reference;
   private final Map<String, String> environment;
+  private final Characters characters;
 
-  private Secret(Kind kind, String setting, String reference, Map<String, String> environment) {
+  private Secret(
+      Kind kind,
+      String setting,
+      String reference,
+      Map<String, String> environment,
+      Characters characters) {
     this.kind = kind;
     this.setting = setting;
     this.reference = reference;
     this.environment = environment;
+    this.characters = characters;
+  }
+
+  private Secret(Kind kind, String setting, String reference, Map<String, String> environment) {
+    this(kind, setting, reference, environment, Characters.ANY);
   }
 
   /**
@@ -96,6 +144,19 @@ public final class Secret {
     return kind;
   }
 
+  /**
+   * This secret, its revealed value checked for {@code characters} every time: one that holds a
+   * character the use cannot carry fails {@link #reveal()} naming the setting and the character.
+   */
+  public Secret requiring(Characters characters) {
+    return new Secret(
+        kind, setting, reference, environment, Objects.requireNonNull(characters, "characters"));
+  }
+
+  public Characters characters() {
+    return characters;
+  }
+
   /** The config path of the setting this secret is the value of. */
   public String setting() {
     return setting;
@@ -104,10 +165,40 @@ public final class Secret {
   /**
    * The value, resolved now.
    *
-   * @throws SecretUnavailableException when the variable is not set or the file cannot be read; the
-   *     message names the variable or file and the setting, never a value
+   * @throws SecretUnavailableException when the variable is not set, the file cannot be read, or
+   *     the value holds a character its use cannot carry ({@link #requiring}); the message names
+   *     the variable or file, or the character's code point and place, and the setting, never the
+   *     value
    */
   public String reveal() {
+    String value = resolve();
+    int refused = characters.firstRefused(value);
+    if (refused >= 0) {
+      throw new SecretUnavailableException(
+          setting
+              + ": the secret holds "
+              + describe(value.charAt(refused))
+              + " at character "
+              + (refused + 1)
+              + ", which "
+              + characters.carrier
+              + " cannot carry; remove it");
+    }
+    return value;
+  }
+
+  /** A code point and, for the usual suspects, what it is: never more of the value. */
+  private static String describe(char c) {
+    String code = String.format(Locale.ROOT, "U+%04X", (int) c);
+    return switch (c) {
+      case '\uFEFF' -> code + " (a byte-order mark)";
+      case '\n' -> code + " (a line break)";
+      case '\r' -> code + " (a carriage return)";
+      default -> code + (c < 0x20 || c == 0x7F ? " (a control character)" : " (not ASCII)");
+    };
+  }
+
+  private String resolve() {
     return switch (kind) {
       case LITERAL -> reference;
       case ENVIRONMENT -> {
@@ -176,12 +267,13 @@ public final class Secret {
     return other instanceof Secret that
         && kind == that.kind
         && setting.equals(that.setting)
-        && reference.equals(that.reference);
+        && reference.equals(that.reference)
+        && characters == that.characters;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, setting, reference);
+    return Objects.hash(kind, setting, reference, characters);
   }
 
   /** Always {@code ***}: a secret must never reach a log line or a printed config. */

@@ -1,8 +1,9 @@
 package dfe.fetcher.source.config;
 
 /**
- * A secret that cannot be resolved: its environment variable is unset or its file unreadable. The
- * message names the setting and the variable or file, never a value.
+ * A secret that cannot be resolved: its environment variable is unset, its file unreadable, or its
+ * value holds a character its use cannot carry ({@link Secret#requiring}). The message names the
+ * setting and the variable, file or character, never a value.
  */
 public final class SecretUnavailableException extends RuntimeException {
 

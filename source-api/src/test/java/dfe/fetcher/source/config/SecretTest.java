@@ -51,6 +51,47 @@ class SecretTest {
   }
 
   @Test
+  void aSecretForAHeaderRevealsAFileWithoutItsTrailingLineBreak() throws Exception {
+    Files.writeString(directory.resolve("token"), "s3cr3t\r\n");
+
+    Secret secret = parse("file:token", Map.of()).requiring(Secret.Characters.HTTP_HEADER);
+
+    assertThat(secret.reveal()).isEqualTo("s3cr3t");
+  }
+
+  @Test
+  void aSecretForAHeaderWithAByteOrderMarkIsRefusedNamingTheSettingNotTheValue() throws Exception {
+    Files.writeString(directory.resolve("token"), "\uFEFFs3cr3t\n");
+    Secret secret = parse("file:token", Map.of()).requiring(Secret.Characters.HTTP_HEADER);
+
+    assertThatThrownBy(secret::reveal)
+        .isInstanceOf(SecretUnavailableException.class)
+        .hasMessage(
+            SETTING
+                + ": the secret holds U+FEFF (a byte-order mark) at character 1, which an HTTP"
+                + " header cannot carry; remove it");
+    assertThat(secret.unavailability())
+        .hasValueSatisfying(why -> assertThat(why).contains("U+FEFF"));
+  }
+
+  @Test
+  void aSecretForAHeaderWithALineBreakInsideIsRefusedWithoutQuotingIt() {
+    Secret secret =
+        parse("env:TOKEN", Map.of("TOKEN", "s3c\nr3t")).requiring(Secret.Characters.HTTP_HEADER);
+
+    assertThatThrownBy(secret::reveal)
+        .isInstanceOf(SecretUnavailableException.class)
+        .hasMessageContaining("U+000A (a line break) at character 4")
+        .hasMessageNotContaining("s3c")
+        .hasMessageNotContaining("r3t");
+  }
+
+  @Test
+  void aSecretForAnyUseKeepsWhatAHeaderCouldNotCarry() {
+    assertThat(parse("env:TOKEN", Map.of("TOKEN", "s3c\nr3t")).reveal()).isEqualTo("s3c\nr3t");
+  }
+
+  @Test
   void aFileIsReadAgainOnEveryReveal() throws Exception {
     Path file = directory.resolve("password");
     Files.writeString(file, "first");

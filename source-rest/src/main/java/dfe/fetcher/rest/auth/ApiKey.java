@@ -27,8 +27,11 @@ record ApiKey(Secret key, Optional<String> header, String prefix, Optional<Strin
 
   static Credentials bind(AuthSettings settings) {
     Section auth = settings.auth();
-    Secret key = settings.secret("key");
     Optional<String> header = settings.string("header");
+    // A key in a query parameter is percent-encoded; one in a header travels as it is.
+    Secret key =
+        settings.secret(
+            "key", header.isPresent() ? Secret.Characters.HTTP_HEADER : Secret.Characters.ANY);
     Optional<String> queryParam = settings.string("query_param");
     String prefix = settings.string("prefix").orElse("");
     if (header.isPresent() == queryParam.isPresent()) {

@@ -32,8 +32,13 @@ public record AuthSettings(Section auth, Section profileAuth, BindContext contex
    * as an empty secret so binding goes on.
    */
   Secret secret(String key) {
+    return secret(key, Secret.Characters.ANY);
+  }
+
+  /** As {@link #secret(String)}, for a value that must hold only {@code characters}. */
+  Secret secret(String key, Secret.Characters characters) {
     return auth.requiredString(key)
-        .flatMap(spec -> context.secret(spec, auth.originOf(key), auth.pathOf(key)))
+        .flatMap(spec -> context.secret(spec, auth.originOf(key), auth.pathOf(key), characters))
         .orElse(Secret.literal(auth.pathOf(key), ""));
   }
 }

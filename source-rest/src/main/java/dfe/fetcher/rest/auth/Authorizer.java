@@ -2,16 +2,18 @@ package dfe.fetcher.rest.auth;
 
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
+import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.source.config.SecretUnavailableException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Clock;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Puts an instance's credentials on a request, but only on a request to {@code base_url}'s origin,
- * and keeps the open connection's {@link TokenCache}. Nothing here logs, and no message it makes
- * holds a secret or a token.
+ * and keeps the open connection's {@link TokenCache}. No message or log line made here or in the
+ * token cache holds a secret or a token.
  */
 public final class Authorizer {
 
@@ -19,10 +21,23 @@ public final class Authorizer {
   private final Origin origin;
   private final TokenCache tokens;
 
-  public Authorizer(Credentials credentials, Origin origin, HttpClient client, Clock clock) {
+  /**
+   * @param watchdog closes a token body that stalls
+   * @param retry how a token request that failed for a passing reason is tried again
+   * @param timeoutSecs a token request's bound until its response starts and on any stall of its
+   *     body
+   */
+  public Authorizer(
+      Credentials credentials,
+      Origin origin,
+      HttpClient client,
+      Clock clock,
+      ScheduledExecutorService watchdog,
+      RetryPolicy retry,
+      int timeoutSecs) {
     this.credentials = credentials;
     this.origin = origin;
-    this.tokens = new TokenCache(client, clock);
+    this.tokens = new TokenCache(new TokenEndpoint(client, watchdog, retry, timeoutSecs), clock);
   }
 
   /** Whether a 401 is worth one more try with a fresh token. */

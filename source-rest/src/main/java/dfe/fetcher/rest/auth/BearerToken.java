@@ -13,7 +13,7 @@ record BearerToken(Secret token) implements Credentials {
   }
 
   static Credentials bind(AuthSettings settings) {
-    return new BearerToken(settings.secret("token"));
+    return new BearerToken(settings.secret("token", Secret.Characters.HTTP_HEADER));
   }
 
   @Override

@@ -1,108 +1,118 @@
 package dfe.fetcher.rest.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
-import java.io.IOException;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * One open connection's OAuth2 token: fetched on first use and kept until shortly before it expires
- * ({@value #EXPIRY_MARGIN_SECS}s); {@link #invalidate} drops it after a 401 so the next request
- * fetches a new one. A failed token request fails at once, without retries, naming the token
- * endpoint and never the client secret.
+ * One open connection's OAuth2 token: fetched on first use through the {@link TokenEndpoint} and
+ * kept until shortly before it expires ({@value #EXPIRY_MARGIN_SECS}s); {@link #invalidate} drops
+ * it after a 401 so the next request fetches a new one.
+ *
+ * <p>Thread-safe, and no lock is held while a token is fetched: one unit's request fetches it, and
+ * a unit that needs it meanwhile waits for that fetch, bounded by the fetch's own bounds and ended
+ * at once by its own tick's cancellation. A unit holding a token still good never waits. A fetch
+ * that was stopped (its tick cancelled) is taken over by the next unit that needs the token; one
+ * that failed fails every unit that waited for it with the same reason.
  */
 public final class TokenCache {
 
   static final long EXPIRY_MARGIN_SECS = 30;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpClient client;
+  private record Held(String value, Instant expires) {}
+
+  private final TokenEndpoint endpoint;
   private final Clock clock;
-  private String token;
-  private Instant tokenExpires = Instant.MIN;
+  private final Object lock = new Object();
+  private Held held;
+  private CompletableFuture<String> fetching;
 
-  TokenCache(HttpClient client, Clock clock) {
-    this.client = client;
+  TokenCache(TokenEndpoint endpoint, Clock clock) {
+    this.endpoint = endpoint;
     this.clock = clock;
   }
 
-  synchronized void invalidate() {
-    token = null;
+  void invalidate() {
+    synchronized (lock) {
+      held = null;
+    }
   }
 
-  synchronized String token(OAuth2ClientCredentials oauth, Cancellation cancellation)
+  String token(OAuth2ClientCredentials oauth, Cancellation cancellation)
       throws SourceException, InterruptedException {
-    if (token != null && clock.instant().isBefore(tokenExpires)) {
-      return token;
+    while (true) {
+      CompletableFuture<String> shared;
+      boolean fetchHere;
+      synchronized (lock) {
+        if (held != null && clock.instant().isBefore(held.expires())) {
+          return held.value();
+        }
+        fetchHere = fetching == null;
+        if (fetchHere) {
+          fetching = new CompletableFuture<>();
+        }
+        shared = fetching;
+      }
+      if (fetchHere) {
+        return fetch(oauth, shared, cancellation);
+      }
+      try {
+        return await(shared, cancellation);
+      } catch (FetchStopped e) {
+        cancellation.throwIfCancelled();
+        // The unit that was fetching was stopped; this one fetches next round.
+      }
     }
-    String form =
-        "grant_type=client_credentials"
-            + oauth
-                .scope()
-                .map(s -> "&scope=" + URLEncoder.encode(s, StandardCharsets.UTF_8))
-                .orElse("");
-    HttpRequest request =
-        HttpRequest.newBuilder(oauth.tokenUrl())
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .header("Accept", "application/json")
-            .header(
-                "Authorization",
-                BasicCredentials.header(oauth.clientId(), oauth.clientSecret().reveal()))
-            .POST(HttpRequest.BodyPublishers.ofString(form))
-            .build();
-    String where =
-        "the token endpoint "
-            + oauth.tokenUrl().getScheme()
-            + "://"
-            + oauth.tokenUrl().getRawAuthority()
-            + oauth.tokenUrl().getRawPath();
-    CompletableFuture<HttpResponse<byte[]>> future =
-        client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
-    HttpResponse<byte[]> response;
-    try (Cancellation.Registration cancel = cancellation.onCancel(() -> future.cancel(true))) {
-      response = future.get();
+  }
+
+  private String fetch(
+      OAuth2ClientCredentials oauth, CompletableFuture<String> shared, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    try {
+      TokenEndpoint.Token token = endpoint.fetch(oauth, cancellation);
+      Instant expires =
+          clock.instant().plusSeconds(Math.max(0, token.expiresInSecs() - EXPIRY_MARGIN_SECS));
+      synchronized (lock) {
+        held = new Held(token.value(), expires);
+        fetching = null;
+      }
+      shared.complete(token.value());
+      return token.value();
+    } catch (SourceException | InterruptedException | RuntimeException e) {
+      synchronized (lock) {
+        fetching = null;
+      }
+      shared.completeExceptionally(e);
+      throw e;
+    }
+  }
+
+  /** Waits for another unit's fetch; only this unit's cancellation ends the wait early. */
+  private static String await(CompletableFuture<String> shared, Cancellation cancellation)
+      throws SourceException, InterruptedException, FetchStopped {
+    CompletableFuture<String> mine = shared.copy();
+    try (Cancellation.Registration cancel = cancellation.onCancel(() -> mine.cancel(false))) {
+      return mine.get();
     } catch (CancellationException e) {
       throw new InterruptedException("cancelled: " + cancellation.reason());
     } catch (ExecutionException e) {
-      cancellation.throwIfCancelled();
-      throw new SourceException(
-          where + " could not be reached: " + e.getCause().getClass().getSimpleName(), e);
+      if (e.getCause() instanceof SourceException failed) {
+        throw new SourceException(failed.getMessage(), failed);
+      }
+      throw new FetchStopped();
     }
-    if (response.statusCode() / 100 != 2) {
-      throw new SourceException(
-          where + " answered " + response.statusCode() + "; check client_id and client_secret");
+  }
+
+  /** The fetch waited for ended without a token or a reason: its own tick was stopped. */
+  private static final class FetchStopped extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    FetchStopped() {
+      super(null, null, false, false);
     }
-    JsonNode body;
-    try {
-      body = JSON.readTree(response.body());
-    } catch (IOException e) {
-      throw new SourceException(where + " answered with a body that is not JSON");
-    }
-    JsonNode accessToken = body == null ? null : body.get("access_token");
-    if (accessToken == null || !accessToken.isTextual() || accessToken.asText().isEmpty()) {
-      throw new SourceException(where + " answered without an access_token");
-    }
-    long expiresIn =
-        Optional.ofNullable(body.get("expires_in"))
-            .filter(JsonNode::canConvertToLong)
-            .map(JsonNode::asLong)
-            .orElse(3_600L);
-    token = accessToken.asText();
-    tokenExpires = clock.instant().plusSeconds(Math.max(0, expiresIn - EXPIRY_MARGIN_SECS));
-    return token;
   }
 }

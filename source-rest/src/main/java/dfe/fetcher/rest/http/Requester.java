@@ -40,9 +40,10 @@ import org.slf4j.LoggerFactory;
  * Sends one logical request of a unit until it has a 2xx response: retries connection errors,
  * timeouts, 408, 429 and 5xx with capped exponential back-off and jitter (or the server's {@code
  * Retry-After}, in seconds or as an HTTP date), follows redirects within {@code base_url}'s origin,
- * fetches a fresh OAuth2 token once on a 401, and fails on everything else. Every exchange is
- * registered with the tick's {@link Cancellation} and every back-off sleeps through it, so a stop
- * ends a request or a wait at once.
+ * fetches a fresh OAuth2 token once on a 401, and fails on everything else. A profile header whose
+ * name carries a credential ({@link HeaderNames#carriesCredentials}) goes, as the credentials do,
+ * only to {@code base_url}'s origin. Every exchange is registered with the tick's {@link
+ * Cancellation} and every back-off sleeps through it, so a stop ends a request or a wait at once.
  *
  * <p>Redirects to another origin are refused rather than followed without credentials: a redirect
  * is the API's own answer, and landing whatever another host returns for it would be guessing.
@@ -119,7 +120,7 @@ public final class Requester {
             MetricNames.REST_REQUESTS, call.source(), Map.of("status_class", "error"));
         String why = failure(e);
         if (retries >= retry.maxRetries()) {
-          throw new SourceException(described + " failed: " + why + giveUp(retries), e);
+          throw new SourceException(described + " failed: " + why + RetryPolicy.gaveUp(retries), e);
         }
         backOff(call, described, why, retries, Optional.empty(), cancellation);
         retries++;
@@ -162,14 +163,15 @@ public final class Requester {
         refreshed = true;
         continue;
       }
-      if (status == 408 || status == 429 || status / 100 == 5) {
+      if (RetryPolicy.retries(status)) {
         Optional<Duration> retryAfter = retryAfter(response.headers());
         close(response);
         if (status == 429) {
           metrics.increment(MetricNames.REST_THROTTLED, call.source(), Map.of());
         }
         if (retries >= retry.maxRetries()) {
-          throw new SourceException(described + " answered " + status + giveUp(retries));
+          throw new SourceException(
+              described + " answered " + status + RetryPolicy.gaveUp(retries));
         }
         if (retryAfter.isPresent()
             && retryAfter.get().compareTo(Duration.ofSeconds(retry.maxRetryWaitSecs())) > 0) {
@@ -186,7 +188,7 @@ public final class Requester {
         retries++;
         continue;
       }
-      String text = errorText(response, endpoint);
+      String text = errorText(target, response, endpoint, cancellation);
       throw new SourceException(
           described
               + " answered "
@@ -200,13 +202,27 @@ public final class Requester {
   private HttpRequest request(
       URI target, String method, Optional<byte[]> body, Call call, Cancellation cancellation)
       throws SourceException, InterruptedException {
+    String described = method + " " + authorizer.describe(target);
     try {
       URI uri = authorizer.uri(target);
       HttpRequest.Builder request =
           HttpRequest.newBuilder(uri)
               .timeout(Duration.ofSeconds(call.endpoint().timeoutSecs()))
               .header("Accept-Encoding", "gzip");
-      call.headers().forEach(request::header);
+      boolean atOrigin = Origin.of(target).equals(origin);
+      for (Map.Entry<String, String> header : call.headers().entrySet()) {
+        if (!atOrigin && HeaderNames.carriesCredentials(header.getKey())) {
+          continue;
+        }
+        if (!HeaderValues.canCarry(header.getValue())) {
+          throw new SourceException(
+              described
+                  + " cannot be sent: header "
+                  + header.getKey()
+                  + " holds a character an HTTP header cannot carry");
+        }
+        request.header(header.getKey(), header.getValue());
+      }
       if (method.equals("POST")) {
         request.header("Content-Type", "application/json");
         request.POST(HttpRequest.BodyPublishers.ofByteArray(body.orElse(new byte[0])));
@@ -217,6 +233,11 @@ public final class Requester {
       return request.build();
     } catch (SecretUnavailableException e) {
       throw Authorizer.unavailable(e);
+    } catch (IllegalArgumentException e) {
+      // The client's message quotes the header or URI it refused, a credential perhaps: drop it.
+      throw new SourceException(
+          described
+              + " cannot be sent: a header or the URI holds what an HTTP request cannot carry");
     }
   }
 
@@ -308,25 +329,34 @@ public final class Requester {
     }
   }
 
-  /** The error text at {@code error_at} of a non-2xx JSON body, quoted; empty without one. */
-  private static String errorText(HttpResponse<InputStream> response, Endpoint endpoint) {
-    try (InputStream in = response.body()) {
-      if (endpoint.errorAt().isEmpty()) {
-        return "";
-      }
-      InputStream body = in;
-      if (response.headers().firstValue("Content-Encoding").orElse("").equalsIgnoreCase("gzip")) {
-        body = new GZIPInputStream(in);
-      }
-      byte[] bytes = body.readNBytes(MAX_ERROR_BODY);
-      return ErrorText.quoted(JSON.readTree(bytes).at(endpoint.errorAt().get()));
-    } catch (IOException | RuntimeException e) {
+  /**
+   * The error text at {@code error_at} of a non-2xx JSON body, quoted; empty without one. The body
+   * is read as a page is (the stall bound, the cancellation, gzip), and at most {@value
+   * #MAX_ERROR_BODY} bytes of it: the status fails the request whatever the body does.
+   */
+  private String errorText(
+      URI target, HttpResponse<InputStream> response, Endpoint endpoint, Cancellation cancellation)
+      throws InterruptedException {
+    if (endpoint.errorAt().isEmpty()) {
+      close(response);
       return "";
     }
-  }
-
-  private static String giveUp(int retries) {
-    return retries == 0 ? "; no retries configured" : "; gave up after " + retries + " retries";
+    Response body;
+    try {
+      body = response(target, response, endpoint);
+    } catch (SourceException e) {
+      return "";
+    }
+    try (body;
+        Cancellation.Registration cancel = cancellation.onCancel(body::close)) {
+      byte[] bytes = body.body().readNBytes(MAX_ERROR_BODY);
+      return ErrorText.quoted(JSON.readTree(bytes).at(endpoint.errorAt().get()));
+    } catch (IOException | RuntimeException e) {
+      cancellation.throwIfCancelled();
+      return body.guard().stalled()
+          ? " (its body stalled for timeout_secs " + endpoint.timeoutSecs() + ")"
+          : "";
+    }
   }
 
   private static boolean isRedirect(int status) {

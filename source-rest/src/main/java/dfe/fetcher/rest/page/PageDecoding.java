@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,7 +31,8 @@ import java.util.Optional;
  * ndjson} and {@code csv} decode as the body arrives and hold one record at a time (a record longer
  * than {@code max_page_bytes} fails the page); {@code json_at} and {@code document} hold the page,
  * at most {@code max_page_bytes}, and hand its tree to the pager and {@code fail_when}. Numbers are
- * kept exact.
+ * kept exact. A {@code json_at} page without its rows fails unless {@code rows.allow_missing} says
+ * the API leaves them out.
  */
 final class PageDecoding {
 
@@ -78,7 +81,14 @@ final class PageDecoding {
   private static Page jsonArray(Endpoint endpoint, InputStream body, String where, Rows rows)
       throws SourceException, IOException, InterruptedException {
     long count = 0;
-    try (JsonParser parser = JSON.createParser(body)) {
+    JsonFactory bounded =
+        JsonFactory.builder()
+            .streamReadConstraints(
+                StreamReadConstraints.builder()
+                    .maxStringLength((int) Math.min(Integer.MAX_VALUE, endpoint.maxPageBytes()))
+                    .build())
+            .build();
+    try (JsonParser parser = bounded.createParser(body)) {
       JsonToken first = parser.nextToken();
       if (first != JsonToken.START_ARRAY) {
         throw new SourceException(
@@ -94,15 +104,18 @@ final class PageDecoding {
         }
         out.reset();
         try (JsonGenerator generator = JSON.createGenerator(out)) {
-          generator.copyCurrentStructureExact(parser);
+          BoundedElement.copy(parser, generator, endpoint.maxPageBytes());
+        } catch (BoundedElement.TooLong e) {
+          throw elementTooLong(endpoint, where, count);
+        } catch (StreamConstraintsException e) {
+          if (parser.currentToken() == JsonToken.VALUE_STRING) {
+            throw elementTooLong(endpoint, where, count);
+          }
+          throw new SourceException(
+              where + ": element " + count + " passes a limit of the JSON parser (nesting depth)");
         }
         if (out.size() > endpoint.maxPageBytes()) {
-          throw new SourceException(
-              where
-                  + ": element "
-                  + count
-                  + " is longer than max_page_bytes "
-                  + endpoint.maxPageBytes());
+          throw elementTooLong(endpoint, where, count);
         }
         rows.accept(RawRecord.of(out.toByteArray()));
         count++;
@@ -115,10 +128,15 @@ final class PageDecoding {
           where
               + ": not valid JSON after "
               + count
-              + " rows, at byte "
-              + e.getLocation().getByteOffset());
+              + " rows"
+              + (e.getLocation() == null ? "" : ", at byte " + e.getLocation().getByteOffset()));
     }
     return new Page(count, Optional.empty());
+  }
+
+  private static SourceException elementTooLong(Endpoint endpoint, String where, long index) {
+    return new SourceException(
+        where + ": element " + index + " is longer than max_page_bytes " + endpoint.maxPageBytes());
   }
 
   private static Page ndjson(Endpoint endpoint, InputStream body, String where, Rows rows)
@@ -277,7 +295,18 @@ final class PageDecoding {
     String at = endpoint.rowsAt().orElse("");
     JsonNode items = tree.at(at);
     if (items.isMissingNode() || items.isNull()) {
-      return new Page(0, Optional.of(tree));
+      if (endpoint.rowsMayBeAbsent()) {
+        return new Page(0, Optional.of(tree));
+      }
+      // An error answered with 200 ({"error": ...}) must not read as the listing's last page.
+      throw new SourceException(
+          where
+              + ": the body has "
+              + (items.isNull() ? "null" : "nothing")
+              + " at "
+              + at
+              + " (rows.at); set rows.allow_missing: true if the API leaves it out of an empty"
+              + " page");
     }
     if (!items.isArray()) {
       throw new SourceException(where + ": " + at + " is not a JSON array (rows.at)");

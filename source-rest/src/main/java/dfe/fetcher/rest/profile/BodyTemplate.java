@@ -6,8 +6,10 @@ import dfe.fetcher.source.config.YamlNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A POST endpoint's JSON {@code body}, written in YAML: every string in it is a {@link Template}
@@ -19,6 +21,24 @@ public record BodyTemplate(YamlNode node) {
 
   public BodyTemplate {
     Objects.requireNonNull(node, "node");
+  }
+
+  /** The names its strings read, each once. */
+  public Set<String> names() {
+    Set<String> names = new LinkedHashSet<>();
+    collect(node, names);
+    return names;
+  }
+
+  private static void collect(YamlNode node, Set<String> names) {
+    if (node instanceof YamlNode.Mapping mapping) {
+      mapping.entries().forEach(entry -> collect(entry.value(), names));
+    } else if (node instanceof YamlNode.Sequence sequence) {
+      sequence.items().forEach(item -> collect(item, names));
+    } else if (node instanceof YamlNode.Scalar scalar
+        && scalar.kind() == YamlNode.ScalarKind.STRING) {
+      names.addAll(Template.parse(scalar.text()).names());
+    }
   }
 
   public byte[] render(Map<String, String> values) {

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param headers headers beside the profile's, values templates
  * @param decoder how a page's body becomes rows
  * @param rowsAt the JSON pointer of the rows, for {@code json_at}
+ * @param rowsMayBeAbsent for {@code json_at}: a page with nothing (or null) at {@code rowsAt} is an
+ *     empty page ({@code rows.allow_missing}); otherwise it fails, as an error page answered 200
  * @param rowKey a JSON pointer naming a row's identity
  * @param pager how pages follow each other
  * @param maxPages pages at most per dump or window; one more page to read aborts it
@@ -45,6 +47,7 @@ public record Endpoint(
     Map<String, Template> headers,
     Decoder decoder,
     Optional<String> rowsAt,
+    boolean rowsMayBeAbsent,
     Optional<String> rowKey,
     Pager pager,
     int maxPages,

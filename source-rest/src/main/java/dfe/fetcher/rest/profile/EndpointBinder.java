@@ -10,6 +10,7 @@ import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.UnitNames;
 import dfe.fetcher.source.config.YamlNode;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,13 +71,17 @@ final class EndpointBinder {
       endpoint.report("method", "unknown method '" + method + "'; one of GET, POST");
     }
     Optional<BodyTemplate> body = body(endpoint, method, scope);
-    Template path = templates.template(endpoint, "path", scope, true).orElse(Template.literal(""));
+    Optional<Template> written = templates.template(endpoint, "path", scope, true);
+    Template path = written.orElse(Template.literal(""));
     if (endpoint
         .string("path")
         .filter(p -> !p.isEmpty() && !p.startsWith("/") && !p.startsWith("{{"))
         .isPresent()) {
       endpoint.report("path", "must start with '/' (it is appended to base_url)");
     }
+    written
+        .flatMap(template -> UriPathCheck.problem(template.text()))
+        .ifPresent(problem -> endpoint.report("path", problem));
     Map<String, Template> query = new LinkedHashMap<>();
     templates.putEach(endpoint, "query", scope, query);
     templates.putEach(override, "query", scope, query);
@@ -87,9 +92,12 @@ final class EndpointBinder {
     if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
       rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
     }
-    if (decoder != Decoder.JSON_AT && rows.node("at").isPresent()) {
-      rows.report("at", "applies to decoder json_at only");
+    for (String key : List.of("at", "allow_missing")) {
+      if (decoder != Decoder.JSON_AT && rows.node(key).isPresent()) {
+        rows.report(key, "applies to decoder json_at only");
+      }
     }
+    boolean rowsMayBeAbsent = rows.bool("allow_missing", false);
     Optional<String> rowKey = endpoint.rowKey("row_key");
     Pager pager =
         PagerBinder.bind(endpoint.section("paginate", ProfileKeys.PAGINATE_KEYS), endpoint);
@@ -119,6 +127,13 @@ final class EndpointBinder {
     failWhen.ifPresent(condition -> checkFailWhen(endpoint, condition, decoder));
     Optional<String> errorAt = JsonPointerSetting.read(endpoint, "error_at");
     Optional<WindowSpec> window = window(endpoint, override, tail);
+    if (window.isPresent() && !readsWindow(path, query, headers, body)) {
+      endpoint.report(
+          "window",
+          "no request of this tail endpoint reads {{ window.start }} or {{ window.end }} (path,"
+              + " query, headers, body), so every window would fetch the same listing; filter by"
+              + " them, or make it shape: dump");
+    }
     return new Endpoint(
         unit,
         enabled,
@@ -130,6 +145,7 @@ final class EndpointBinder {
         headers,
         decoder,
         rowsAt,
+        rowsMayBeAbsent,
         rowKey,
         pager,
         maxPages,
@@ -140,6 +156,18 @@ final class EndpointBinder {
         window,
         endpoint.originOf("unit"),
         endpoint.pathOf("unit"));
+  }
+
+  private static boolean readsWindow(
+      Template path,
+      Map<String, Template> query,
+      Map<String, Template> headers,
+      Optional<BodyTemplate> body) {
+    Set<String> names = new HashSet<>(path.names());
+    query.values().forEach(template -> names.addAll(template.names()));
+    headers.values().forEach(template -> names.addAll(template.names()));
+    body.ifPresent(template -> names.addAll(template.names()));
+    return names.contains("window.start") || names.contains("window.end");
   }
 
   private Optional<BodyTemplate> body(Section endpoint, String method, Set<String> scope) {

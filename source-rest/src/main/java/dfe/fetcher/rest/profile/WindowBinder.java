@@ -39,6 +39,15 @@ final class WindowBinder {
     if (lookback.isZero()) {
       window.report("lookback", "must be above 0");
     }
+    if (!settle.isZero() && settle.compareTo(lookback) >= 0) {
+      Section setter = override.node("settle").isPresent() ? override : window;
+      setter.report(
+          "settle",
+          DurationText.format(settle)
+              + " is not shorter than lookback "
+              + DurationText.format(lookback)
+              + ", so the first window would be empty and nothing ever read");
+    }
     if (step.isPresent() && step.get().isZero()) {
       window.report("step", "must be above 0");
     }
