@@ -18,7 +18,19 @@ public enum AuthMode implements SectionVariant {
   OAUTH2_CLIENT_CREDENTIALS(
       "oauth2_client_credentials",
       List.of("token_url", "client_id", "client_secret", "scope"),
-      OAuth2ClientCredentials::bind);
+      OAuth2ClientCredentials::bind),
+  SIGV4(
+      "sigv4",
+      List.of(
+          "access_key_id",
+          "secret_access_key",
+          "session_token",
+          "region",
+          "service",
+          "role_arn",
+          "sts_endpoint",
+          "role_session_name"),
+      AwsSigV4::bind);
 
   /** Binds one mode's credentials, as {@link Credentials} states. */
   @FunctionalInterface

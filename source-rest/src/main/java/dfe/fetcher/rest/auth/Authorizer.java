@@ -12,14 +12,14 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Puts an instance's credentials on a request, but only on a request to {@code base_url}'s origin,
- * and keeps the open connection's {@link TokenCache}. No message or log line made here or in the
+ * and keeps the open connection's {@link AuthContext}. No message or log line made here or in the
  * token cache holds a secret or a token.
  */
 public final class Authorizer {
 
   private final Credentials credentials;
   private final Origin origin;
-  private final TokenCache tokens;
+  private final AuthContext context;
 
   /**
    * @param watchdog closes a token body that stalls
@@ -37,7 +37,8 @@ public final class Authorizer {
       int timeoutSecs) {
     this.credentials = credentials;
     this.origin = origin;
-    this.tokens = new TokenCache(new TokenEndpoint(client, watchdog, retry, timeoutSecs), clock);
+    this.context =
+        new AuthContext(clock, origin, new TokenEndpoint(client, watchdog, retry, timeoutSecs));
   }
 
   /** Whether a 401 is worth one more try with a fresh token. */
@@ -56,12 +57,12 @@ public final class Authorizer {
     if (!Origin.of(uri).equals(origin)) {
       return;
     }
-    credentials.authorize(request, tokens, cancellation);
+    credentials.authorize(new OutgoingRequest(request), context, cancellation);
   }
 
   /** Drops the token after a 401, so the next request fetches a new one. */
   public void invalidate() {
-    tokens.invalidate();
+    context.tokens().invalidate();
   }
 
   /** {@code uri} safe to print: an API key sent as a query parameter shows as {@code ***}. */

@@ -6,7 +6,9 @@ import dfe.fetcher.source.config.Secret;
 import dfe.fetcher.source.config.Section;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLEncoder;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,7 +19,7 @@ import java.util.Optional;
  */
 record OAuth2ClientCredentials(
     URI tokenUrl, String clientId, Secret clientSecret, Optional<String> scope)
-    implements Credentials {
+    implements Credentials, TokenSource<String> {
 
   OAuth2ClientCredentials {
     Objects.requireNonNull(tokenUrl, "tokenUrl");
@@ -25,6 +27,8 @@ record OAuth2ClientCredentials(
     Objects.requireNonNull(clientSecret, "clientSecret");
     Objects.requireNonNull(scope, "scope");
   }
+
+  private static final String WHAT = "the token endpoint";
 
   static Credentials bind(AuthSettings settings) {
     Section auth = settings.auth();
@@ -56,9 +60,29 @@ record OAuth2ClientCredentials(
   }
 
   @Override
-  public void authorize(HttpRequest.Builder request, TokenCache tokens, Cancellation cancellation)
+  public void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation)
       throws SourceException, InterruptedException {
-    request.header("Authorization", "Bearer " + tokens.token(this, cancellation));
+    request.header("Authorization", "Bearer " + context.token(this, cancellation));
+  }
+
+  @Override
+  public Issued<String> issue(AuthContext context, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    String form =
+        "grant_type=client_credentials"
+            + scope.map(s -> "&scope=" + URLEncoder.encode(s, StandardCharsets.UTF_8)).orElse("");
+    TokenEndpoint endpoint = context.endpoint();
+    HttpRequest request =
+        TokenEndpoint.build(
+            endpoint
+                .form(tokenUrl, form)
+                .header("Authorization", BasicCredentials.header(clientId, clientSecret.reveal())),
+            WHAT);
+    TokenEndpoint.Answer answer =
+        endpoint.exchange(request, WHAT, "check client_id and client_secret", cancellation);
+    TokenEndpoint.Token token =
+        TokenEndpoint.accessToken(answer.body(), TokenEndpoint.describe(WHAT, tokenUrl));
+    return new Issued<>(token.value(), token.expiresInSecs());
   }
 
   @Override

@@ -22,7 +22,15 @@ class AuthModeTest {
             "token_url",
             "client_id",
             "client_secret",
-            "scope");
+            "scope",
+            "access_key_id",
+            "secret_access_key",
+            "session_token",
+            "region",
+            "service",
+            "role_arn",
+            "sts_endpoint",
+            "role_session_name");
   }
 
   @Test
@@ -31,7 +39,8 @@ class AuthModeTest {
         .hasValue(AuthMode.OAUTH2_CLIENT_CREDENTIALS);
     assertThat(AuthMode.named("OAUTH2_CLIENT_CREDENTIALS")).isEmpty();
     assertThat(AuthMode.names())
-        .containsExactly("none", "bearer", "basic", "api_key", "oauth2_client_credentials");
+        .containsExactly(
+            "none", "bearer", "basic", "api_key", "oauth2_client_credentials", "sigv4");
   }
 
   @Test
