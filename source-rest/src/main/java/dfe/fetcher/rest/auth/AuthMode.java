@@ -30,7 +30,8 @@ public enum AuthMode implements SectionVariant {
           "role_arn",
           "sts_endpoint",
           "role_session_name"),
-      AwsSigV4::bind);
+      AwsSigV4::bind),
+  HEADERS("headers", List.of("headers"), SecretHeaders::bind);
 
   /** Binds one mode's credentials, as {@link Credentials} states. */
   @FunctionalInterface

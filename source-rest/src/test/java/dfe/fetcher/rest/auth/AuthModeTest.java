@@ -30,7 +30,8 @@ class AuthModeTest {
             "service",
             "role_arn",
             "sts_endpoint",
-            "role_session_name");
+            "role_session_name",
+            "headers");
   }
 
   @Test
@@ -40,7 +41,13 @@ class AuthModeTest {
     assertThat(AuthMode.named("OAUTH2_CLIENT_CREDENTIALS")).isEmpty();
     assertThat(AuthMode.names())
         .containsExactly(
-            "none", "bearer", "basic", "api_key", "oauth2_client_credentials", "sigv4");
+            "none",
+            "bearer",
+            "basic",
+            "api_key",
+            "oauth2_client_credentials",
+            "sigv4",
+            "headers");
   }
 
   @Test
