@@ -31,7 +31,20 @@ public enum AuthMode implements SectionVariant {
           "sts_endpoint",
           "role_session_name"),
       AwsSigV4::bind),
-  HEADERS("headers", List.of("headers"), SecretHeaders::bind);
+  HEADERS("headers", List.of("headers"), SecretHeaders::bind),
+  SESSION_LOGIN(
+      "session_login",
+      List.of(
+          "login_method",
+          "login_path",
+          "login_body",
+          "token_pointer",
+          "token_header",
+          "ttl_secs",
+          "expires_in_pointer",
+          "header",
+          "prefix"),
+      SessionLogin::bind);
 
   /** Binds one mode's credentials, as {@link Credentials} states. */
   @FunctionalInterface

@@ -31,7 +31,14 @@ class AuthModeTest {
             "role_arn",
             "sts_endpoint",
             "role_session_name",
-            "headers");
+            "headers",
+            "login_method",
+            "login_path",
+            "login_body",
+            "token_pointer",
+            "token_header",
+            "ttl_secs",
+            "expires_in_pointer");
   }
 
   @Test
@@ -47,7 +54,8 @@ class AuthModeTest {
             "api_key",
             "oauth2_client_credentials",
             "sigv4",
-            "headers");
+            "headers",
+            "session_login");
   }
 
   @Test
