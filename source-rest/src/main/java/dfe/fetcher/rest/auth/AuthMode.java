@@ -44,7 +44,11 @@ public enum AuthMode implements SectionVariant {
           "expires_in_pointer",
           "header",
           "prefix"),
-      SessionLogin::bind);
+      SessionLogin::bind),
+  SIGNATURE(
+      "signature",
+      List.of("preset", "integration_key", "secret_key", "signature_version"),
+      SignedRequests::bind);
 
   /** Binds one mode's credentials, as {@link Credentials} states. */
   @FunctionalInterface

@@ -38,7 +38,11 @@ class AuthModeTest {
             "token_pointer",
             "token_header",
             "ttl_secs",
-            "expires_in_pointer");
+            "expires_in_pointer",
+            "preset",
+            "integration_key",
+            "secret_key",
+            "signature_version");
   }
 
   @Test
@@ -55,7 +59,8 @@ class AuthModeTest {
             "oauth2_client_credentials",
             "sigv4",
             "headers",
-            "session_login");
+            "session_login",
+            "signature");
   }
 
   @Test
