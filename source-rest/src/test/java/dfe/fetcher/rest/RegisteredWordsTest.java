@@ -31,7 +31,7 @@ class RegisteredWordsTest {
         .containsExactly(
             "config.yaml:9:14: sources.rest.lab.auth.mode: unknown auth mode 'kerberos'; one of"
                 + " none, bearer, basic, api_key, oauth2_client_credentials, sigv4, headers,"
-                + " session_login, signature");
+                + " session_login, signature, jwt_bearer");
   }
 
   @Test

@@ -17,7 +17,17 @@ public enum AuthMode implements SectionVariant {
   API_KEY("api_key", List.of("key", "header", "prefix", "query_param"), ApiKey::bind),
   OAUTH2_CLIENT_CREDENTIALS(
       "oauth2_client_credentials",
-      List.of("token_url", "client_id", "client_secret", "scope"),
+      List.of(
+          "token_url",
+          "client_id",
+          "client_secret",
+          "scope",
+          "grant",
+          "refresh_token",
+          "client_auth",
+          "audience",
+          "private_key",
+          "key_id"),
       OAuth2ClientCredentials::bind),
   SIGV4(
       "sigv4",
@@ -48,7 +58,19 @@ public enum AuthMode implements SectionVariant {
   SIGNATURE(
       "signature",
       List.of("preset", "integration_key", "secret_key", "signature_version"),
-      SignedRequests::bind);
+      SignedRequests::bind),
+  JWT_BEARER(
+      "jwt_bearer",
+      List.of(
+          "token_url",
+          "issuer",
+          "subject",
+          "audience",
+          "scope",
+          "private_key",
+          "key_id",
+          "assertion_lifetime_secs"),
+      JwtBearer::bind);
 
   /** Binds one mode's credentials, as {@link Credentials} states. */
   @FunctionalInterface

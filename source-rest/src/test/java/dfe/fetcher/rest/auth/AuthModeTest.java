@@ -23,6 +23,12 @@ class AuthModeTest {
             "client_id",
             "client_secret",
             "scope",
+            "grant",
+            "refresh_token",
+            "client_auth",
+            "audience",
+            "private_key",
+            "key_id",
             "access_key_id",
             "secret_access_key",
             "session_token",
@@ -42,7 +48,10 @@ class AuthModeTest {
             "preset",
             "integration_key",
             "secret_key",
-            "signature_version");
+            "signature_version",
+            "issuer",
+            "subject",
+            "assertion_lifetime_secs");
   }
 
   @Test
@@ -60,7 +69,8 @@ class AuthModeTest {
             "sigv4",
             "headers",
             "session_login",
-            "signature");
+            "signature",
+            "jwt_bearer");
   }
 
   @Test
