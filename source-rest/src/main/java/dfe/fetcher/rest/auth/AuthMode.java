@@ -4,6 +4,7 @@ import dfe.fetcher.rest.profile.ConfigWord;
 import dfe.fetcher.rest.profile.SectionVariant;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * How requests authenticate ({@code auth.mode}): the one place a mode is registered, with the keys
@@ -93,15 +94,23 @@ public enum AuthMode implements SectionVariant {
     return configName;
   }
 
-  /** The keys under {@code auth} this mode takes, beside {@code mode}. */
+  /**
+   * The keys under {@code auth} this mode takes, beside {@code mode}: its own, then those every
+   * mode takes ({@link AuthReach}).
+   */
   @Override
   public List<String> keys() {
-    return keys;
+    return Stream.concat(keys.stream(), AuthReach.KEYS.stream()).toList();
   }
 
-  /** The mode's credentials from {@code settings}, every problem reported there. */
+  /**
+   * The mode's credentials from {@code settings}, with the reach every mode takes, every problem
+   * reported there.
+   */
   public Credentials bind(AuthSettings settings) {
-    return binder.bind(settings);
+    Credentials credentials = binder.bind(settings);
+    AuthReach reach = AuthReach.bind(settings);
+    return reach.isBaseOriginOnly() ? credentials : new ScopedCredentials(credentials, reach);
   }
 
   public static Optional<AuthMode> named(String name) {

@@ -59,6 +59,15 @@ public interface Credentials {
     return false;
   }
 
+  /**
+   * Where credentials may go beyond {@code base_url}'s origin, and the connection's TLS and proxy:
+   * bound by {@link AuthMode#bind} for every mode from {@code auth}'s {@code allow_hosts}, {@code
+   * other_origins}, {@code tls} and {@code proxy}, never by a mode's own binder.
+   */
+  default AuthReach reach() {
+    return AuthReach.BASE_ORIGIN_ONLY;
+  }
+
   /** {@code none}: what an instance without {@code auth} sends. */
   static Credentials none() {
     return new NoCredentials();

@@ -11,14 +11,10 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.config.Secret;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.RSAPrivateKey;
-import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.Date;
 import java.util.Objects;
 import java.util.Optional;
@@ -54,7 +50,7 @@ record JwtAssertion(
 
   /** The assertion, signed, for {@code now}. */
   String sign(Instant now) throws SourceException {
-    PrivateKey key = parsedKey();
+    PrivateKey key = PemKeys.privateKey(privateKey.reveal(), at);
     JWSAlgorithm algorithm;
     JWSSigner signer;
     try {
@@ -85,38 +81,6 @@ record JwtAssertion(
       // The library's message names the algorithm or the key size, never the key.
       throw new SourceException(at + ": the assertion cannot be signed: " + e.getMessage());
     }
-  }
-
-  private PrivateKey parsedKey() throws SourceException {
-    String pem = privateKey.reveal();
-    if (pem.contains("BEGIN RSA PRIVATE KEY") || pem.contains("BEGIN EC PRIVATE KEY")) {
-      throw new SourceException(
-          at
-              + ": the private key is PKCS#1 or SEC 1; give it as PKCS#8 (BEGIN PRIVATE KEY), e.g."
-              + " openssl pkcs8 -topk8 -nocrypt -in key.pem");
-    }
-    int begin = pem.indexOf("-----BEGIN PRIVATE KEY-----");
-    int end = pem.indexOf("-----END PRIVATE KEY-----");
-    if (begin < 0 || end < begin) {
-      throw new SourceException(
-          at + ": the private key is not a PEM PKCS#8 key (BEGIN PRIVATE KEY)");
-    }
-    byte[] der;
-    try {
-      der =
-          Base64.getMimeDecoder()
-              .decode(pem.substring(begin + "-----BEGIN PRIVATE KEY-----".length(), end));
-    } catch (IllegalArgumentException e) {
-      throw new SourceException(at + ": the private key's PEM body is not base64");
-    }
-    for (String type : new String[] {"RSA", "EC"}) {
-      try {
-        return KeyFactory.getInstance(type).generatePrivate(new PKCS8EncodedKeySpec(der));
-      } catch (GeneralSecurityException e) {
-        // Not this type: the next one.
-      }
-    }
-    throw new SourceException(at + ": the private key is neither an RSA nor an EC PKCS#8 key");
   }
 
   @Override

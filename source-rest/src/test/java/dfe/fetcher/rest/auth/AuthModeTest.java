@@ -12,6 +12,10 @@ class AuthModeTest {
     assertThat(AuthMode.sectionKeys())
         .containsExactly(
             "mode",
+            "allow_hosts",
+            "other_origins",
+            "tls",
+            "proxy",
             "token",
             "user",
             "password",
@@ -77,6 +81,7 @@ class AuthModeTest {
   void eachModeBindsCredentialsOfItsOwnMode() {
     for (AuthMode mode : AuthMode.values()) {
       assertThat(mode.keys()).doesNotContain("mode");
+      assertThat(mode.keys()).endsWith("allow_hosts", "other_origins", "tls", "proxy");
     }
     assertThat(Credentials.none().mode()).isEqualTo(AuthMode.NONE);
   }
