@@ -193,6 +193,26 @@ class SessionLoginTest {
         .anySatisfy(p -> assertThat(p).contains("needs exactly one of token_pointer"));
   }
 
+  @Test
+  void aLoginBodyValueJsonCannotCarryIsReportedAtItsPath() {
+    assertThat(
+            RestFixture.problems(
+                """
+                topic: lab
+                auth: {mode: session_login, login_path: /login, token_pointer: /t, ttl_secs: 60,
+                       login_body: {user: ops, weight: .inf}}
+                profile:
+                  base_url: "http://127.0.0.1:1"
+                  endpoints:
+                    - {unit: assets, shape: dump, path: /assets, rows: {decoder: json_array}}
+                """))
+        .singleElement()
+        .satisfies(
+            p ->
+                assertThat(p)
+                    .contains("sources.rest.lab.auth.login_body.weight: is not a number JSON"));
+  }
+
   private void assertNoPassword(List<String> more) {
     for (String text : Stream.concat(more.stream(), logs.texts().stream()).toList()) {
       assertThat(text).doesNotContain(PASSWORD);

@@ -12,6 +12,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.util.Collection;
 import java.util.List;
@@ -149,7 +150,7 @@ record ClientTls(
       return certificates;
     } catch (IOException e) {
       throw new SourceException(at + "." + key + ": " + file + " cannot be read");
-    } catch (java.security.cert.CertificateException e) {
+    } catch (CertificateException e) {
       throw new SourceException(at + "." + key + ": " + file + " is not a PEM certificate");
     }
   }

@@ -1,5 +1,6 @@
 package dfe.fetcher.rest.auth;
 
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -103,7 +104,7 @@ final class DuoSignature {
   }
 
   private static String decode(String text) {
-    return java.net.URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+    return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   private static String sha512Hex(byte[] bytes) {

@@ -108,10 +108,20 @@ final class LoginBody {
         switch (scalar.kind()) {
           case STRING -> NODES.textNode(scalar.text());
           case INTEGER -> NODES.numberNode(scalar.integer());
-          case FLOAT -> NODES.numberNode(new BigDecimal(scalar.text()));
+          case FLOAT -> decimal(scalar, at, auth);
           case BOOLEAN -> NODES.booleanNode(scalar.bool());
           case NULL -> NODES.nullNode();
         });
+  }
+
+  /** A YAML float JSON can carry; {@code .inf} and {@code .nan} are reported. */
+  private static JsonNode decimal(YamlNode.Scalar scalar, String at, Section auth) {
+    try {
+      return NODES.numberNode(new BigDecimal(scalar.text()));
+    } catch (NumberFormatException e) {
+      auth.report(scalar, at, "is not a number JSON can carry");
+      return NODES.nullNode();
+    }
   }
 
   /** The body as JSON, its secrets revealed now. */

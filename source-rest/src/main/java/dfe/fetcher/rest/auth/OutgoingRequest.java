@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 
@@ -40,7 +41,7 @@ public final class OutgoingRequest {
   /** What the HTTP client sends as {@code Host}: the host, lower case, and a port not default. */
   public String host() {
     URI uri = uri();
-    String host = uri.getHost().toLowerCase(java.util.Locale.ROOT);
+    String host = uri.getHost().toLowerCase(Locale.ROOT);
     int port = uri.getPort();
     boolean defaultPort =
         port < 0

@@ -10,6 +10,7 @@ import dfe.fetcher.rest.http.HeaderValues;
 import dfe.fetcher.source.config.Section;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpRequest;
 import java.util.Objects;
 import java.util.Optional;
@@ -109,7 +110,7 @@ record SessionLogin(
           && uri.getRawPath().equals(path)
           && uri.getScheme() == null
           && uri.getRawAuthority() == null;
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       return false;
     }
   }
