@@ -2,6 +2,7 @@ package dfe.fetcher.rest;
 
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Authorizer;
 import dfe.fetcher.rest.auth.Origin;
 import dfe.fetcher.rest.http.RateLimit;
@@ -27,9 +28,13 @@ import java.util.concurrent.ScheduledExecutorService;
 final class OpenRestConnection implements OpenConnection {
 
   private final ScheduledExecutorService watchdog;
+  private final Authorizer authorizer;
   private final Map<String, RowSource> sources = new LinkedHashMap<>();
 
-  OpenRestConnection(RestConnection connection, SourceRuntime runtime) {
+  /**
+   * @throws SourceException when the instance's TLS settings cannot be used, naming the setting
+   */
+  OpenRestConnection(RestConnection connection, SourceRuntime runtime) throws SourceException {
     this.watchdog =
         Executors.newSingleThreadScheduledExecutor(
             task -> {
@@ -39,14 +44,15 @@ final class OpenRestConnection implements OpenConnection {
             });
     int connectTimeout =
         connection.endpoints().stream().mapToInt(Endpoint::timeoutSecs).max().orElse(30);
-    HttpClient client =
+    HttpClient.Builder clientBuilder =
         HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(connectTimeout))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+            .followRedirects(HttpClient.Redirect.NEVER);
+    connection.credentials().reach().configure(clientBuilder);
+    HttpClient client = clientBuilder.build();
     Origin origin =
         Origin.of(URI.create(connection.baseUrl().render(Template.values(connection.vars(), ""))));
-    Authorizer authorizer =
+    authorizer =
         new Authorizer(
             connection.credentials(),
             origin,
@@ -92,6 +98,11 @@ final class OpenRestConnection implements OpenConnection {
       throw new IllegalArgumentException("no enabled endpoint named " + unit);
     }
     return source;
+  }
+
+  /** Requests sent to an origin credentials do not go to, as {@link Authorizer} counts them. */
+  long credentialsWithheld() {
+    return authorizer.credentialsWithheld();
   }
 
   @Override

@@ -2,6 +2,7 @@ package dfe.fetcher.rest;
 
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.DurationText;
@@ -109,7 +110,7 @@ public record RestConnection(
   }
 
   @Override
-  public OpenConnection open(SourceRuntime runtime) {
+  public OpenConnection open(SourceRuntime runtime) throws SourceException {
     return new OpenRestConnection(this, runtime);
   }
 

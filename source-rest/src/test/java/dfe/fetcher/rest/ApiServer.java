@@ -40,6 +40,9 @@ final class ApiServer implements AutoCloseable {
     void answer(HttpExchange exchange) throws IOException;
   }
 
+  /** The attribute of an exchange that holds its request body, read. */
+  static final String BODY = "dfe.body";
+
   private final HttpServer server;
   private final Map<String, List<Answer>> scripts = new ConcurrentHashMap<>();
   private final Map<String, Integer> served = new ConcurrentHashMap<>();
@@ -80,6 +83,8 @@ final class ApiServer implements AutoCloseable {
             uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()),
             Map.copyOf(exchange.getRequestHeaders()),
             body));
+    // An answer that checks what it was sent reads the body here: it has been read above.
+    exchange.setAttribute(BODY, body);
     List<Answer> answers = scripts.get(uri.getPath());
     if (answers == null) {
       json(404, "{\"message\":\"no such path\"}").answer(exchange);

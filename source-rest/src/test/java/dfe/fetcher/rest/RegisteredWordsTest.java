@@ -30,7 +30,8 @@ class RegisteredWordsTest {
     assertThat(problems)
         .containsExactly(
             "config.yaml:9:14: sources.rest.lab.auth.mode: unknown auth mode 'kerberos'; one of"
-                + " none, bearer, basic, api_key, oauth2_client_credentials");
+                + " none, bearer, basic, api_key, oauth2_client_credentials, sigv4, headers,"
+                + " session_login, signature, jwt_bearer");
   }
 
   @Test

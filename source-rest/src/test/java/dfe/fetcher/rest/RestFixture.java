@@ -3,6 +3,7 @@ package dfe.fetcher.rest;
 import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceFamily;
@@ -76,7 +77,8 @@ final class RestFixture {
             .bind("lab", section, new BindContext(Path.of("."), environment, problems));
   }
 
-  static OpenConnection open(RestConnection connection, Clock clock, SourceMetrics metrics) {
+  static OpenConnection open(RestConnection connection, Clock clock, SourceMetrics metrics)
+      throws SourceException {
     return connection.open(new SourceRuntime(clock, OversizePolicy.DEFAULT, metrics));
   }
 

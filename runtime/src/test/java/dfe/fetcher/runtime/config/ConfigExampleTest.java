@@ -113,8 +113,21 @@ class ConfigExampleTest {
 
     assertThat(config.connections())
         .extracting(ConnectionConfig::id)
-        .containsExactly("inventory", "sites", "warehouse", "github", "okta", "cmdb", "lab")
-        .hasSize(7);
+        .containsExactly(
+            "inventory",
+            "sites",
+            "warehouse",
+            "github",
+            "okta",
+            "cmdb",
+            "aws",
+            "google",
+            "okta-oauth",
+            "portal",
+            "intranet",
+            "duo",
+            "datadog",
+            "lab");
   }
 
   private static void copyTree(Path from, Path to) throws IOException {

@@ -6,7 +6,6 @@ import dfe.fetcher.source.config.Secret;
 import dfe.fetcher.source.config.Section;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
@@ -54,7 +53,7 @@ record ApiKey(Secret key, Optional<String> header, String prefix, Optional<Strin
   }
 
   @Override
-  public void authorize(HttpRequest.Builder request, TokenCache tokens, Cancellation cancellation) {
+  public void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation) {
     if (header.isPresent()) {
       request.header(header.get(), prefix + key.reveal());
     }

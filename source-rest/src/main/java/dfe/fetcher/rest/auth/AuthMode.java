@@ -4,6 +4,7 @@ import dfe.fetcher.rest.profile.ConfigWord;
 import dfe.fetcher.rest.profile.SectionVariant;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * How requests authenticate ({@code auth.mode}): the one place a mode is registered, with the keys
@@ -17,8 +18,60 @@ public enum AuthMode implements SectionVariant {
   API_KEY("api_key", List.of("key", "header", "prefix", "query_param"), ApiKey::bind),
   OAUTH2_CLIENT_CREDENTIALS(
       "oauth2_client_credentials",
-      List.of("token_url", "client_id", "client_secret", "scope"),
-      OAuth2ClientCredentials::bind);
+      List.of(
+          "token_url",
+          "client_id",
+          "client_secret",
+          "scope",
+          "grant",
+          "refresh_token",
+          "client_auth",
+          "audience",
+          "private_key",
+          "key_id"),
+      OAuth2ClientCredentials::bind),
+  SIGV4(
+      "sigv4",
+      List.of(
+          "access_key_id",
+          "secret_access_key",
+          "session_token",
+          "region",
+          "service",
+          "role_arn",
+          "sts_endpoint",
+          "role_session_name"),
+      AwsSigV4::bind),
+  HEADERS("headers", List.of("headers"), SecretHeaders::bind),
+  SESSION_LOGIN(
+      "session_login",
+      List.of(
+          "login_method",
+          "login_path",
+          "login_body",
+          "token_pointer",
+          "token_header",
+          "ttl_secs",
+          "expires_in_pointer",
+          "header",
+          "prefix"),
+      SessionLogin::bind),
+  SIGNATURE(
+      "signature",
+      List.of("preset", "integration_key", "secret_key", "signature_version"),
+      SignedRequests::bind),
+  JWT_BEARER(
+      "jwt_bearer",
+      List.of(
+          "token_url",
+          "issuer",
+          "subject",
+          "audience",
+          "scope",
+          "private_key",
+          "key_id",
+          "assertion_lifetime_secs"),
+      JwtBearer::bind);
 
   /** Binds one mode's credentials, as {@link Credentials} states. */
   @FunctionalInterface
@@ -41,15 +94,23 @@ public enum AuthMode implements SectionVariant {
     return configName;
   }
 
-  /** The keys under {@code auth} this mode takes, beside {@code mode}. */
+  /**
+   * The keys under {@code auth} this mode takes, beside {@code mode}: its own, then those every
+   * mode takes ({@link AuthReach}).
+   */
   @Override
   public List<String> keys() {
-    return keys;
+    return Stream.concat(keys.stream(), AuthReach.KEYS.stream()).toList();
   }
 
-  /** The mode's credentials from {@code settings}, every problem reported there. */
+  /**
+   * The mode's credentials from {@code settings}, with the reach every mode takes, every problem
+   * reported there.
+   */
   public Credentials bind(AuthSettings settings) {
-    return binder.bind(settings);
+    Credentials credentials = binder.bind(settings);
+    AuthReach reach = AuthReach.bind(settings);
+    return reach.isBaseOriginOnly() ? credentials : new ScopedCredentials(credentials, reach);
   }
 
   public static Optional<AuthMode> named(String name) {

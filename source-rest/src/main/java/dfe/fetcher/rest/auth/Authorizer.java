@@ -8,18 +8,26 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Clock;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Puts an instance's credentials on a request, but only on a request to {@code base_url}'s origin,
- * and keeps the open connection's {@link TokenCache}. No message or log line made here or in the
- * token cache holds a secret or a token.
+ * Puts an instance's credentials on a request, but only on a request to {@code base_url}'s origin
+ * or one of its {@code allow_hosts}, and keeps the open connection's {@link AuthContext}. No
+ * message or log line made here or in the token cache holds a secret or a token.
  */
 public final class Authorizer {
 
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.source.rest");
+
   private final Credentials credentials;
-  private final Origin origin;
-  private final TokenCache tokens;
+  private final Set<Origin> allowed;
+  private final AuthContext context;
+  private final AtomicLong withheld = new AtomicLong();
 
   /**
    * @param watchdog closes a token body that stalls
@@ -36,8 +44,12 @@ public final class Authorizer {
       RetryPolicy retry,
       int timeoutSecs) {
     this.credentials = credentials;
-    this.origin = origin;
-    this.tokens = new TokenCache(new TokenEndpoint(client, watchdog, retry, timeoutSecs), clock);
+    Set<Origin> allowed = new LinkedHashSet<>();
+    allowed.add(origin);
+    allowed.addAll(credentials.reach().allowHosts());
+    this.allowed = Set.copyOf(allowed);
+    this.context =
+        new AuthContext(clock, origin, new TokenEndpoint(client, watchdog, retry, timeoutSecs));
   }
 
   /** Whether a 401 is worth one more try with a fresh token. */
@@ -47,21 +59,47 @@ public final class Authorizer {
 
   /** The URI to request: {@code uri} with the key's query parameter when that is how it is sent. */
   public URI uri(URI uri) {
-    return Origin.of(uri).equals(origin) ? credentials.withCredential(uri) : uri;
+    return allowed.contains(Origin.of(uri)) ? credentials.withCredential(uri) : uri;
   }
 
-  /** Adds the credential's header, when {@code uri} is at the base origin. */
+  /**
+   * Adds the credential, when {@code uri} is at the base origin or one of {@code allow_hosts}; a
+   * request to any other origin goes without it, or is refused with {@code other_origins: refuse},
+   * and is counted ({@link #credentialsWithheld}).
+   */
   public void authorize(HttpRequest.Builder request, URI uri, Cancellation cancellation)
       throws SourceException, InterruptedException {
-    if (!Origin.of(uri).equals(origin)) {
+    Origin to = Origin.of(uri);
+    if (!allowed.contains(to)) {
+      withheld.incrementAndGet();
+      if (credentials.reach().refuseOtherOrigins()) {
+        throw new SourceException(
+            describe(uri)
+                + " is on "
+                + to
+                + ", to which credentials do not go: not base_url's origin nor one of"
+                + " allow_hosts, and "
+                + credentials.reach().at()
+                + ".other_origins is refuse");
+      }
+      LOG.debug("event=rest_credentials_withheld origin=\"{}\"", to);
       return;
     }
-    credentials.authorize(request, tokens, cancellation);
+    credentials.authorize(new OutgoingRequest(request), context, cancellation);
+  }
+
+  /**
+   * How many requests went to an origin credentials do not go to (sent without them or refused)
+   * since the connection opened. Not yet published as a metric: that name belongs in {@code
+   * MetricNames}.
+   */
+  public long credentialsWithheld() {
+    return withheld.get();
   }
 
   /** Drops the token after a 401, so the next request fetches a new one. */
   public void invalidate() {
-    tokens.invalidate();
+    context.tokens().invalidate();
   }
 
   /** {@code uri} safe to print: an API key sent as a query parameter shows as {@code ***}. */

@@ -2,7 +2,6 @@ package dfe.fetcher.rest.auth;
 
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.source.config.Secret;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Objects;
@@ -33,7 +32,7 @@ record BasicCredentials(String user, Secret password) implements Credentials {
   }
 
   @Override
-  public void authorize(HttpRequest.Builder request, TokenCache tokens, Cancellation cancellation) {
+  public void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation) {
     request.header("Authorization", header(user, password.reveal()));
   }
 }

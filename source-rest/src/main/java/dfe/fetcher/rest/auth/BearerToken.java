@@ -2,7 +2,6 @@ package dfe.fetcher.rest.auth;
 
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.source.config.Secret;
-import java.net.http.HttpRequest;
 import java.util.Objects;
 
 /** {@code bearer}: {@code Authorization: Bearer <token>}. */
@@ -22,7 +21,7 @@ record BearerToken(Secret token) implements Credentials {
   }
 
   @Override
-  public void authorize(HttpRequest.Builder request, TokenCache tokens, Cancellation cancellation) {
+  public void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation) {
     request.header("Authorization", "Bearer " + token.reveal());
   }
 }

@@ -3,7 +3,6 @@ package dfe.fetcher.rest.auth;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
 import java.net.URI;
-import java.net.http.HttpRequest;
 
 /**
  * An instance's {@code auth}, bound: one implementation per {@link AuthMode}, each a value (a
@@ -37,11 +36,12 @@ public interface Credentials {
   AuthMode mode();
 
   /**
-   * Puts the credential on {@code request} (a header), for a request to the base origin.
+   * Puts the credential on {@code request} (a header), for a request to an origin credentials go
+   * to. The request is complete but for what this adds: a signing mode signs what it sees.
    *
    * @throws SourceException when a token cannot be had, naming the token endpoint, never a secret
    */
-  void authorize(HttpRequest.Builder request, TokenCache tokens, Cancellation cancellation)
+  void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation)
       throws SourceException, InterruptedException;
 
   /** {@code uri} with the credential added to its query, when that is how it travels. */
@@ -57,6 +57,15 @@ public interface Credentials {
   /** Whether a 401 may mean the credential expired, so that one fresh try is worth it. */
   default boolean refreshes() {
     return false;
+  }
+
+  /**
+   * Where credentials may go beyond {@code base_url}'s origin, and the connection's TLS and proxy:
+   * bound by {@link AuthMode#bind} for every mode from {@code auth}'s {@code allow_hosts}, {@code
+   * other_origins}, {@code tls} and {@code proxy}, never by a mode's own binder.
+   */
+  default AuthReach reach() {
+    return AuthReach.BASE_ORIGIN_ONLY;
   }
 
   /** {@code none}: what an instance without {@code auth} sends. */

@@ -1,7 +1,6 @@
 package dfe.fetcher.rest.auth;
 
 import dfe.fetcher.core.row.Cancellation;
-import java.net.http.HttpRequest;
 
 /** {@code none}: requests go as they are. */
 record NoCredentials() implements Credentials {
@@ -16,6 +15,5 @@ record NoCredentials() implements Credentials {
   }
 
   @Override
-  public void authorize(
-      HttpRequest.Builder request, TokenCache tokens, Cancellation cancellation) {}
+  public void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation) {}
 }

@@ -9,9 +9,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * One open connection's OAuth2 token: fetched on first use through the {@link TokenEndpoint} and
- * kept until shortly before it expires ({@value #EXPIRY_MARGIN_SECS}s); {@link #invalidate} drops
- * it after a 401 so the next request fetches a new one.
+ * One open connection's token (an OAuth2 access token, a session token, temporary AWS keys): issued
+ * on first use by the mode's {@link TokenSource} and kept until shortly before it expires ({@value
+ * #EXPIRY_MARGIN_SECS}s); {@link #invalidate} drops it after a 401 so the next request fetches a
+ * new one. A connection has one mode, so one source: what is held is always of that source's type.
  *
  * <p>Thread-safe, and no lock is held while a token is fetched: one unit's request fetches it, and
  * a unit that needs it meanwhile waits for that fetch, bounded by the fetch's own bounds and ended
@@ -23,16 +24,14 @@ public final class TokenCache {
 
   static final long EXPIRY_MARGIN_SECS = 30;
 
-  private record Held(String value, Instant expires) {}
+  private record Held(Object value, Instant expires) {}
 
-  private final TokenEndpoint endpoint;
   private final Clock clock;
   private final Object lock = new Object();
   private Held held;
-  private CompletableFuture<String> fetching;
+  private CompletableFuture<Object> fetching;
 
-  TokenCache(TokenEndpoint endpoint, Clock clock) {
-    this.endpoint = endpoint;
+  TokenCache(Clock clock) {
     this.clock = clock;
   }
 
@@ -42,14 +41,14 @@ public final class TokenCache {
     }
   }
 
-  String token(OAuth2ClientCredentials oauth, Cancellation cancellation)
+  <T> T token(TokenSource<T> source, AuthContext context, Cancellation cancellation)
       throws SourceException, InterruptedException {
     while (true) {
-      CompletableFuture<String> shared;
+      CompletableFuture<Object> shared;
       boolean fetchHere;
       synchronized (lock) {
         if (held != null && clock.instant().isBefore(held.expires())) {
-          return held.value();
+          return cast(held.value());
         }
         fetchHere = fetching == null;
         if (fetchHere) {
@@ -58,10 +57,10 @@ public final class TokenCache {
         shared = fetching;
       }
       if (fetchHere) {
-        return fetch(oauth, shared, cancellation);
+        return fetch(source, context, shared, cancellation);
       }
       try {
-        return await(shared, cancellation);
+        return cast(await(shared, cancellation));
       } catch (FetchStopped e) {
         cancellation.throwIfCancelled();
         // The unit that was fetching was stopped; this one fetches next round.
@@ -69,11 +68,19 @@ public final class TokenCache {
     }
   }
 
-  private String fetch(
-      OAuth2ClientCredentials oauth, CompletableFuture<String> shared, Cancellation cancellation)
+  @SuppressWarnings("unchecked")
+  private static <T> T cast(Object held) {
+    return (T) held;
+  }
+
+  private <T> T fetch(
+      TokenSource<T> source,
+      AuthContext context,
+      CompletableFuture<Object> shared,
+      Cancellation cancellation)
       throws SourceException, InterruptedException {
     try {
-      TokenEndpoint.Token token = endpoint.fetch(oauth, cancellation);
+      TokenSource.Issued<T> token = source.issue(context, cancellation);
       Instant expires =
           clock.instant().plusSeconds(Math.max(0, token.expiresInSecs() - EXPIRY_MARGIN_SECS));
       synchronized (lock) {
@@ -92,9 +99,9 @@ public final class TokenCache {
   }
 
   /** Waits for another unit's fetch; only this unit's cancellation ends the wait early. */
-  private static String await(CompletableFuture<String> shared, Cancellation cancellation)
+  private static Object await(CompletableFuture<Object> shared, Cancellation cancellation)
       throws SourceException, InterruptedException, FetchStopped {
-    CompletableFuture<String> mine = shared.copy();
+    CompletableFuture<Object> mine = shared.copy();
     try (Cancellation.Registration cancel = cancellation.onCancel(() -> mine.cancel(false))) {
       return mine.get();
     } catch (CancellationException e) {

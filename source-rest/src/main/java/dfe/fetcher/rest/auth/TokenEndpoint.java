@@ -11,11 +11,10 @@ import dfe.fetcher.rest.http.StallGuard;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -27,12 +26,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks {@code token_url} for a token (RFC 6749 section 4.4, the client authenticating with HTTP
- * Basic), bounded as a page is: {@code timeout_secs} until the response starts and on any stall of
- * its body, at most {@value #MAX_BODY} bytes of body, every exchange and back-off ended by the
- * tick's cancellation. Connection errors, timeouts, 408, 429 and 5xx are tried again under the
- * profile's {@code retry}; any other answer fails at once. Messages and log lines name the token
- * endpoint (scheme, authority, path), never the client secret or a token.
+ * Sends the requests a mode makes to get a token (an OAuth2 token request, a login, an STS call),
+ * bounded as a page is: {@code timeout_secs} until the response starts and on any stall of its
+ * body, at most {@value #MAX_BODY} bytes of body, every exchange and back-off ended by the tick's
+ * cancellation. Connection errors, timeouts, 408, 429 and 5xx are tried again under the profile's
+ * {@code retry}; any other answer fails at once. Messages and log lines name the endpoint (scheme,
+ * authority, path), never a secret or a token.
  */
 final class TokenEndpoint {
 
@@ -44,8 +43,11 @@ final class TokenEndpoint {
     }
   }
 
+  /** A 2xx answer: its headers and its body, read whole. */
+  record Answer(HttpHeaders headers, byte[] body) {}
+
   static final int MAX_BODY = 64 * 1024;
-  private static final long DEFAULT_EXPIRES_IN_SECS = 3_600;
+  static final long DEFAULT_EXPIRES_IN_SECS = 3_600;
   private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.source.rest");
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -67,21 +69,43 @@ final class TokenEndpoint {
     this.timeoutSecs = timeoutSecs;
   }
 
-  Token fetch(OAuth2ClientCredentials oauth, Cancellation cancellation)
+  /** A request to {@code uri} with this endpoint's timeout, for a mode to fill in. */
+  HttpRequest.Builder request(URI uri) {
+    return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(timeoutSecs));
+  }
+
+  /**
+   * A form POST ({@code application/x-www-form-urlencoded}) answered in JSON, as OAuth2 token
+   * endpoints take.
+   */
+  HttpRequest.Builder form(URI uri, String form) {
+    return request(uri)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Accept", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(form));
+  }
+
+  /**
+   * Sends {@code request} until it is answered 2xx, retrying what passes.
+   *
+   * @param what the endpoint as a message names it, e.g. {@code the token endpoint}
+   * @param refused what to check when it answers a status not worth retrying, e.g. {@code check
+   *     client_id and client_secret (sources.rest.lab.auth)}
+   */
+  Answer exchange(HttpRequest request, String what, String refused, Cancellation cancellation)
       throws SourceException, InterruptedException {
-    String where = describe(oauth.tokenUrl());
+    String where = describe(what, request.uri());
     for (int retries = 0; ; retries++) {
       String failure;
       try {
-        HttpResponse<InputStream> response = send(request(oauth, where), cancellation);
+        HttpResponse<InputStream> response = send(request, cancellation);
         int status = response.statusCode();
         if (status / 100 == 2) {
-          return token(read(response, where, cancellation), where);
+          return new Answer(response.headers(), read(response, where, cancellation));
         }
         response.body().close();
         if (!RetryPolicy.retries(status)) {
-          throw new SourceException(
-              where + " answered " + status + "; check client_id and client_secret");
+          throw new SourceException(where + " answered " + status + "; " + refused);
         }
         failure = " answered " + status;
       } catch (IOException e) {
@@ -107,26 +131,17 @@ final class TokenEndpoint {
     }
   }
 
-  private HttpRequest request(OAuth2ClientCredentials oauth, String where) throws SourceException {
-    String form =
-        "grant_type=client_credentials"
-            + oauth
-                .scope()
-                .map(s -> "&scope=" + URLEncoder.encode(s, StandardCharsets.UTF_8))
-                .orElse("");
+  /**
+   * Builds a request, turning the client's refusal into a message that names {@code what} only: the
+   * client's own message would quote the header it refused, a credential perhaps.
+   */
+  static HttpRequest build(HttpRequest.Builder request, String what) throws SourceException {
     try {
-      return HttpRequest.newBuilder(oauth.tokenUrl())
-          .timeout(Duration.ofSeconds(timeoutSecs))
-          .header("Content-Type", "application/x-www-form-urlencoded")
-          .header("Accept", "application/json")
-          .header(
-              "Authorization",
-              BasicCredentials.header(oauth.clientId(), oauth.clientSecret().reveal()))
-          .POST(HttpRequest.BodyPublishers.ofString(form))
-          .build();
+      return request.build();
     } catch (IllegalArgumentException e) {
-      // The client's message would quote the Authorization header it refused.
-      throw new SourceException(where + " cannot be asked: the request cannot be built");
+      throw new SourceException(
+          describe(what, request.copy().build().uri())
+              + " cannot be asked: the request cannot be built");
     }
   }
 
@@ -169,7 +184,8 @@ final class TokenEndpoint {
     return bytes;
   }
 
-  private static Token token(byte[] bytes, String where) throws SourceException {
+  /** The {@code access_token} and {@code expires_in} of an OAuth2 token response (RFC 6749 5.1). */
+  static Token accessToken(byte[] bytes, String where) throws SourceException {
     JsonNode body;
     try {
       body = JSON.readTree(bytes);
@@ -191,8 +207,10 @@ final class TokenEndpoint {
     return new Token(accessToken.asText(), expiresIn);
   }
 
-  private static String describe(URI tokenUrl) {
-    return "the token endpoint "
+  /** {@code what} and the URL without its query: safe to print. */
+  static String describe(String what, URI tokenUrl) {
+    return what
+        + " "
         + tokenUrl.getScheme()
         + "://"
         + tokenUrl.getRawAuthority()
