@@ -87,7 +87,7 @@ final class OpenRestConnection implements OpenConnection {
           endpoint.unit(),
           endpoint.shape() == Shape.DUMP
               ? new RestDump(source, listing, runtime.clock())
-              : new RestWindows(listing, endpoint.window().orElseThrow(), runtime.clock()));
+              : new RestWindows(source, listing, endpoint, runtime.clock()));
     }
   }
 

@@ -88,6 +88,26 @@ public final class Listing {
    */
   public int read(Map<String, String> window, RowsOut out, Cancellation cancellation)
       throws SourceException, InterruptedException {
+    Listed listed = readUpToMaxPages(window, out, cancellation);
+    if (listed.cutShort().isPresent()) {
+      throw new SourceException(listed.cutShort().get());
+    }
+    return listed.pages();
+  }
+
+  /**
+   * What a listing read: its pages, and when {@code max_pages} pages were read with more to read,
+   * why it was cut short (naming the next page).
+   */
+  public record Listed(int pages, Optional<String> cutShort) {}
+
+  /**
+   * As {@link #read}, but a listing that reaches {@code max_pages} with more to read is not a
+   * failure here: the rows of the pages read were handed on, and the answer says it was cut short,
+   * so a window can commit what it read ({@code window.position_at}) or read a shorter window.
+   */
+  public Listed readUpToMaxPages(Map<String, String> window, RowsOut out, Cancellation cancellation)
+      throws SourceException, InterruptedException {
     Map<String, String> values = Template.values(connection.vars(), endpoint.unit());
     values.putAll(window);
     Map<String, String> headers = new LinkedHashMap<>();
@@ -125,16 +145,18 @@ public final class Listing {
       metrics.increment(MetricNames.REST_PAGES, source, Map.of());
       Optional<Pager.NextPage> next = endpoint.pager().next(read);
       if (next.isEmpty()) {
-        return page;
+        return new Listed(page, Optional.empty());
       }
       if (page >= endpoint.maxPages()) {
-        throw new SourceException(
-            source
-                + ": reached max_pages "
-                + endpoint.maxPages()
-                + " with more to read (the next page: "
-                + describe(next.get(), values)
-                + "); cut short, not complete");
+        return new Listed(
+            page,
+            Optional.of(
+                source
+                    + ": reached max_pages "
+                    + endpoint.maxPages()
+                    + " with more to read (the next page: "
+                    + describe(next.get(), values)
+                    + "); cut short, not complete"));
       }
       pagerQuery = next.get().pagerQuery(pagerQuery);
       uri = next.get().uri(query -> uri(values, query));

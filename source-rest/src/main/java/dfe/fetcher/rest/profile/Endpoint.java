@@ -5,10 +5,12 @@ import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.source.config.ConfigOrigin;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One endpoint of a profile, as an instance runs it (its overrides applied).
@@ -80,5 +82,14 @@ public record Endpoint(
     Objects.requireNonNull(window, "window");
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(configPath, "configPath");
+  }
+
+  /** The placeholders its requests read ({@code path}, {@code query}, {@code headers}, body). */
+  public Set<String> placeholders() {
+    Set<String> names = new HashSet<>(path.names());
+    query.values().forEach(template -> names.addAll(template.names()));
+    headers.values().forEach(template -> names.addAll(template.names()));
+    body.ifPresent(template -> names.addAll(template.names()));
+    return names;
   }
 }
