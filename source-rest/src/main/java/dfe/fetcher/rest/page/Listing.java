@@ -50,6 +50,7 @@ public final class Listing {
 
   private final String source;
   private final RestConnection connection;
+  private final String baseUrl;
   private final Endpoint endpoint;
   private final Requester requester;
   private final RateLimit rate;
@@ -65,6 +66,7 @@ public final class Listing {
       SourceMetrics metrics) {
     this.source = source;
     this.connection = connection;
+    this.baseUrl = connection.baseUrlOf(endpoint.unit());
     this.endpoint = endpoint;
     this.requester = requester;
     this.rate = rate;
@@ -227,17 +229,13 @@ public final class Listing {
 
   /** base_url + path + the endpoint's query + the pager's, each value percent-encoded. */
   private URI uri(Map<String, String> values, Map<String, String> pagerQuery) {
-    String base = connection.baseUrl().render(values);
-    while (base.endsWith("/")) {
-      base = base.substring(0, base.length() - 1);
-    }
     Map<String, String> pathValues = new HashMap<>();
     values.forEach((name, value) -> pathValues.put(name, encodePath(value)));
     String path = endpoint.path().render(pathValues);
     Map<String, String> query = new LinkedHashMap<>();
     endpoint.query().forEach((name, template) -> query.put(name, template.render(values)));
     query.putAll(pagerQuery);
-    StringBuilder text = new StringBuilder(base).append(path);
+    StringBuilder text = new StringBuilder(baseUrl).append(path);
     String separator = "?";
     for (Map.Entry<String, String> param : query.entrySet()) {
       text.append(separator)
