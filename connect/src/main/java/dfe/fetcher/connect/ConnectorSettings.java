@@ -50,8 +50,9 @@ final class ConnectorSettings {
               "The fetcher's configuration as YAML (sources, oversize, dlq, output.topic_suffix,"
                   + " output.batch, instance_id, scheduler.default_interval_secs,"
                   + " scheduler.stop_grace_secs). Relative paths resolve against the worker's"
-                  + " working directory. Give secrets by reference (env:, file:) or through a"
-                  + " Connect config provider, never inline.")
+                  + " working directory. Give secrets by reference (env:, file:), never inline:"
+                  + " Connect returns this property as written through its REST API, so a literal"
+                  + " secret here is refused.")
           .define(
               CONFIG_FILE,
               ConfigDef.Type.PASSWORD,
@@ -187,9 +188,15 @@ final class ConnectorSettings {
       }
     }
     try {
+      // The YAML of dfe.config is shown by Connect's REST API; a file on the workers is not.
       FetcherConfig config =
           ConfigLoader.loadText(
-              text, name, environment, ConnectionUnits.FILTERS, ConnectorSettings::forConnect);
+              text,
+              name,
+              environment,
+              ConnectionUnits.FILTERS,
+              ConnectorSettings::forConnect,
+              file.isBlank() ? LiteralSecrets.REFUSED : ConfigLoader.SecretsCheck.NONE);
       List<String> resumable = refusedResumableDumps(config, name);
       if (!resumable.isEmpty()) {
         return new Bound(property, Optional.empty(), resumable);
