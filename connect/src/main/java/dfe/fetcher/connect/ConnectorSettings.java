@@ -94,7 +94,11 @@ final class ConnectorSettings {
    */
   static Bound bind(Map<String, String> properties, Map<String, String> environment) {
     Bound bound = bindYaml(properties, environment);
-    List<String> refused = refusedConnectSettings(properties);
+    List<String> refused = new ArrayList<>(refusedConnectSettings(properties));
+    bound
+        .config()
+        .flatMap(config -> ProducerRequestSize.refused(properties, config))
+        .ifPresent(refused::add);
     if (refused.isEmpty()) {
       return bound;
     }
