@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.errors.ConnectException;
 
@@ -61,7 +62,16 @@ final class ConnectorSettings {
               "A file holding the fetcher's configuration, present on every worker; relative"
                   + " paths in it resolve against its directory. Set this or "
                   + CONFIG
-                  + ", not both.");
+                  + ", not both.")
+          .define(
+              FailureStreaks.SETTING,
+              ConfigDef.Type.INT,
+              0,
+              ConfigDef.Range.atLeast(0),
+              ConfigDef.Importance.MEDIUM,
+              "Fail the task once one of its units has failed this many ticks in a row (0, the"
+                  + " default: never; the unit is retried on its interval and its run shows as"
+                  + " dfe_fetcher_consecutive_tick_failures on the task's JMX bean).");
 
   /**
    * What the standalone service reads that Connect does not: the worker's producer lands the
@@ -265,6 +275,13 @@ final class ConnectorSettings {
           bound.property() + " does not bind:\n" + String.join("\n", bound.problems()));
     }
     return bound.config().get();
+  }
+
+  /** {@code dfe.task.max_consecutive_failures}: empty when 0 or unset (never). */
+  static OptionalInt maxConsecutiveFailures(Map<String, String> properties) {
+    Object value = DEFINITION.parse(properties).get(FailureStreaks.SETTING);
+    int max = value instanceof Integer number ? number : 0;
+    return max > 0 ? OptionalInt.of(max) : OptionalInt.empty();
   }
 
   /** The stores a task runs, from its configuration. */

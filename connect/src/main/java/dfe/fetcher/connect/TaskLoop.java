@@ -1,13 +1,14 @@
 package dfe.fetcher.connect;
 
 import dfe.fetcher.runtime.tick.BoundUnit;
-import dfe.fetcher.runtime.tick.UnitRunner;
+import dfe.fetcher.runtime.tick.TickOutcome;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,9 +23,16 @@ final class TaskLoop implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.connect");
 
-  private final UnitRunner runner;
+  /** What the loop tells about each tick: how it ended. */
+  @FunctionalInterface
+  interface TickObserver {
+    void ended(BoundUnit unit, TickOutcome outcome);
+  }
+
+  private final Function<BoundUnit, TickOutcome> tick;
   private final List<Due> units = new ArrayList<>();
   private final Clock clock;
+  private final TickObserver observer;
   private final Object wake = new Object();
   private volatile boolean stopping;
 
@@ -41,11 +49,18 @@ final class TaskLoop implements Runnable {
   }
 
   /**
+   * @param tick runs one tick of a unit (the task's {@code UnitRunner})
    * @param intervals each connection's interval, by connection id
    */
-  TaskLoop(UnitRunner runner, List<BoundUnit> units, Map<String, Duration> intervals, Clock clock) {
-    this.runner = runner;
+  TaskLoop(
+      Function<BoundUnit, TickOutcome> tick,
+      List<BoundUnit> units,
+      Map<String, Duration> intervals,
+      Clock clock,
+      TickObserver observer) {
+    this.tick = tick;
     this.clock = clock;
+    this.observer = observer;
     long now = clock.millis();
     for (BoundUnit unit : units) {
       this.units.add(new Due(unit, intervals.get(unit.spec().connection()), now));
@@ -67,8 +82,9 @@ final class TaskLoop implements Runnable {
           continue;
         }
         long started = clock.millis();
-        runner.runTick(next.unit);
+        TickOutcome outcome = tick.apply(next.unit);
         next.nextMillis = started + next.interval.toMillis();
+        observer.ended(next.unit, outcome);
       }
     } finally {
       LOG.info("event=task_loop_ended units={}", units.size());

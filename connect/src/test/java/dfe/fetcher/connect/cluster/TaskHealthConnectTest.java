@@ -3,30 +3,54 @@ package dfe.fetcher.connect.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import dfe.fetcher.connect.DfeSourceConnector;
 import dfe.fetcher.core.envelope.Reassembler;
 import dfe.fetcher.core.envelope.SnapshotStatus;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.management.AttributeNotFoundException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How a task shows and bounds trouble on a real cluster: a record the broker refuses. */
+/**
+ * How a task shows and bounds trouble on a real cluster: a record the broker refuses, and a unit
+ * that fails every tick.
+ */
 class TaskHealthConnectTest {
 
   private static ConnectCluster cluster;
+  private static HttpServer api;
+  private static final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
   @TempDir static Path directory;
 
   @BeforeAll
   static void start() throws Exception {
     cluster = ConnectCluster.start("dfe-health", false);
+    api = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    api.setExecutor(Executors.newCachedThreadPool());
+    api.createContext("/", TaskHealthConnectTest::answer);
+    api.start();
   }
 
   @AfterAll
@@ -34,6 +58,41 @@ class TaskHealthConnectTest {
     if (cluster != null) {
       cluster.close();
     }
+    if (api != null) {
+      api.stop(0);
+    }
+  }
+
+  /** {@code /broken} answers 500, any other path one row. Each path's requests are counted. */
+  private static void answer(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getPath();
+    requests.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
+    boolean broken = path.equals("/broken");
+    String text = broken ? "{\"error\":\"down\"}" : path.equals("/quiet") ? "[]" : "[{\"id\":1}]";
+    byte[] body = text.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    exchange.sendResponseHeaders(broken ? 500 : 200, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+    exchange.close();
+  }
+
+  private static String restDump(String id, String path, int intervalSecs) {
+    return """
+        instance_id: health
+        sources:
+          rest:
+            %s:
+              topic: %s
+              interval_secs: %d
+              profile:
+                base_url: "http://127.0.0.1:%d"
+                retry: {max_retries: 0}
+                endpoints:
+                  - {unit: items, shape: dump, path: %s, rows: {decoder: json_array}}
+        """
+        .formatted(id, id, intervalSecs, api.getAddress().getPort(), path);
   }
 
   private static Map<String, String> connector(String yaml) {
@@ -109,5 +168,47 @@ class TaskHealthConnectTest {
     String id = reassembler.reports().get(0).snapshotId();
     assertThat(reassembler.stubKeys(id)).containsExactly(Map.entry(1L, Optional.of("wide")));
     cluster.connect().deleteConnector("narrow");
+  }
+
+  @Test
+  void aUnitFailingEveryTickShowsOnTheTasksBeanAndFailsTheTaskAtTheBound() throws Exception {
+    cluster.createTopics("lame-items_land", "doomed-items_land");
+    cluster.connect().configureConnector("lame", connector(restDump("lame", "/broken", 1)));
+
+    MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+    ObjectName pattern = new ObjectName("dfe.fetcher:type=connect-task,connector=\"lame\",*");
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              Set<ObjectName> beans = jmx.queryNames(pattern, null);
+              assertThat(beans).hasSize(1);
+              Object failures;
+              try {
+                failures =
+                    jmx.getAttribute(
+                        beans.iterator().next(),
+                        "dfe_fetcher_consecutive_tick_failures{source=\"lame.items\"}");
+              } catch (AttributeNotFoundException notYet) {
+                failures = 0.0;
+              }
+              assertThat((Double) failures).isGreaterThanOrEqualTo(2.0);
+            });
+    assertThat(cluster.runningTasks("lame", 1).get(0).state())
+        .as("without dfe.task.max_consecutive_failures the task keeps running")
+        .isEqualTo("RUNNING");
+    cluster.connect().deleteConnector("lame");
+
+    Map<String, String> doomed = connector(restDump("doomed", "/broken", 1));
+    doomed.put("dfe.task.max_consecutive_failures", "3");
+    cluster.connect().configureConnector("doomed", doomed);
+
+    ConnectorStateInfo.TaskState task = failedTask("doomed");
+
+    assertThat(task.trace())
+        .contains("doomed.items failed 3 consecutive ticks")
+        .contains("dfe.task.max_consecutive_failures=3")
+        .contains("answered 500");
+    cluster.connect().deleteConnector("doomed");
   }
 }
