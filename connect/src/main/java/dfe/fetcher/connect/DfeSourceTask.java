@@ -7,6 +7,7 @@ import dfe.fetcher.runtime.service.ConnectionUnits;
 import dfe.fetcher.runtime.tick.BoundUnit;
 import dfe.fetcher.runtime.tick.RowFilterStage;
 import dfe.fetcher.runtime.tick.TickContext;
+import dfe.fetcher.runtime.tick.TickOutcome;
 import dfe.fetcher.runtime.tick.UnitRunner;
 import dfe.fetcher.source.SourceRuntime;
 import java.time.Clock;
@@ -128,14 +129,26 @@ public final class DfeSourceTask extends SourceTask {
               stopping.set(true);
             });
     units.forEach(unit -> streaks.register(unit.store()));
+    LastTicks lastTicks = new LastTicks(context.offsetStorageReader());
+    long now = clock.millis();
     loop =
         new TaskLoop(
             runner::runTick,
             units,
             intervals,
+            (store, interval) -> lastTicks.dueMillis(store, interval, now),
             clock,
-            (unit, outcome) ->
-                streaks.record(unit.store(), outcome).ifPresent(DfeSourceTask.this::fail));
+            new TaskLoop.TickObserver() {
+              @Override
+              public void started(BoundUnit unit, long millis) {
+                transport.tickStarted(unit.store(), millis);
+              }
+
+              @Override
+              public void ended(BoundUnit unit, TickOutcome outcome) {
+                streaks.record(unit.store(), outcome).ifPresent(DfeSourceTask.this::fail);
+              }
+            });
     thread = new Thread(this::runLoop, "dfe-task-" + String.join(",", assigned));
     thread.setDaemon(true);
     thread.start();

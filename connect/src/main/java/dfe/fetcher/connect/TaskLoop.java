@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.ToLongBiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,14 +19,18 @@ import org.slf4j.LoggerFactory;
  * task has one producer and, exactly once, one transaction open at a time: a snapshot's frames must
  * not share a transaction with another unit's records. Units side by side are tasks side by side
  * ({@code tasks.max}).
+ *
+ * <p>A unit is first due when its last tick, in a task before this one, says ({@link LastTicks}),
+ * not at once.
  */
 final class TaskLoop implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.connect");
 
-  /** What the loop tells about each tick: how it ended. */
-  @FunctionalInterface
+  /** What the loop tells about each tick: when it begins, and how it ended. */
   interface TickObserver {
+    void started(BoundUnit unit, long millis);
+
     void ended(BoundUnit unit, TickOutcome outcome);
   }
 
@@ -51,11 +56,13 @@ final class TaskLoop implements Runnable {
   /**
    * @param tick runs one tick of a unit (the task's {@code UnitRunner})
    * @param intervals each connection's interval, by connection id
+   * @param firstDue when a unit is first due, given its store and interval, in epoch milliseconds
    */
   TaskLoop(
       Function<BoundUnit, TickOutcome> tick,
       List<BoundUnit> units,
       Map<String, Duration> intervals,
+      ToLongBiFunction<String, Duration> firstDue,
       Clock clock,
       TickObserver observer) {
     this.tick = tick;
@@ -63,7 +70,16 @@ final class TaskLoop implements Runnable {
     this.observer = observer;
     long now = clock.millis();
     for (BoundUnit unit : units) {
-      this.units.add(new Due(unit, intervals.get(unit.spec().connection()), now));
+      Duration interval = intervals.get(unit.spec().connection());
+      long due = firstDue.applyAsLong(unit.store(), interval);
+      if (due > now) {
+        LOG.info(
+            "event=unit_first_due unit={} in_secs={} note=\"its last tick began one interval"
+                + " before\"",
+            unit.store(),
+            (due - now + 999) / 1000);
+      }
+      this.units.add(new Due(unit, interval, due));
     }
   }
 
@@ -82,6 +98,7 @@ final class TaskLoop implements Runnable {
           continue;
         }
         long started = clock.millis();
+        observer.started(next.unit, started);
         TickOutcome outcome = tick.apply(next.unit);
         next.nextMillis = started + next.interval.toMillis();
         observer.ended(next.unit, outcome);

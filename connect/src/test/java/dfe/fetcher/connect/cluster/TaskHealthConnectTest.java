@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.AttributeNotFoundException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,8 +35,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How a task shows and bounds trouble on a real cluster: a record the broker refuses, and a unit
- * that fails every tick.
+ * How a task shows and bounds trouble on a real cluster: a record the broker refuses, a unit that
+ * fails every tick, and a task restarted before its unit is due.
  */
 class TaskHealthConnectTest {
 
@@ -76,6 +77,10 @@ class TaskHealthConnectTest {
       out.write(body);
     }
     exchange.close();
+  }
+
+  private static int requestsTo(String path) {
+    return requests.computeIfAbsent(path, p -> new AtomicInteger()).get();
   }
 
   private static String restDump(String id, String path, int intervalSecs) {
@@ -210,5 +215,33 @@ class TaskHealthConnectTest {
         .contains("dfe.task.max_consecutive_failures=3")
         .contains("answered 500");
     cluster.connect().deleteConnector("doomed");
+  }
+
+  @Test
+  void aRestartedTaskTicksItsUnitWhenItIsDueNotAtOnce() throws Exception {
+    cluster.createTopics("hourly-items_land");
+    cluster.connect().configureConnector("hourly", connector(restDump("hourly", "/hourly", 3600)));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> cluster.statuses("hourly-items_land", false).contains(SnapshotStatus.COMPLETE));
+    // The tick's time reaches Connect's offsets with its records.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                cluster.connect().connectorOffsets("hourly").offsets().stream()
+                    .map(ConnectorOffset::partition)
+                    .anyMatch(partition -> "hourly.items".equals(partition.get("store"))));
+    assertThat(requestsTo("/hourly")).isEqualTo(1);
+
+    cluster.connect().restartConnectorAndTasks("hourly", false, true, false);
+    cluster.runningTasks("hourly", 1);
+
+    await()
+        .during(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> requestsTo("/hourly") == 1);
+    cluster.connect().deleteConnector("hourly");
   }
 }
