@@ -58,6 +58,7 @@ public final class DfeSourceTask extends SourceTask {
   private volatile Thread thread;
   private Optional<TaskMetricsBean> metricsBean = Optional.empty();
   private Duration stopGrace = Duration.ofSeconds(30);
+  private final PollActivity polls = new PollActivity(Clock.systemUTC());
 
   @Override
   public String version() {
@@ -138,6 +139,7 @@ public final class DfeSourceTask extends SourceTask {
             intervals,
             (store, interval) -> lastTicks.dueMillis(store, interval, now),
             clock,
+            polls,
             new TaskLoop.TickObserver() {
               @Override
               public void started(BoundUnit unit, long millis) {
@@ -190,6 +192,7 @@ public final class DfeSourceTask extends SourceTask {
     if (halt != null) {
       throw new ConnectException(halt);
     }
+    polls.polled();
     return transport.poll(POLL_MAX_RECORDS, POLL_WAIT_MILLIS);
   }
 

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * ({@code tasks.max}).
  *
  * <p>A unit is first due when its last tick, in a task before this one, says ({@link LastTicks}),
- * not at once.
+ * not at once. A tick starts only while the worker polls ({@link PollActivity}): a paused connector
+ * fetches nothing new.
  */
 final class TaskLoop implements Runnable {
 
@@ -37,6 +38,7 @@ final class TaskLoop implements Runnable {
   private final Function<BoundUnit, TickOutcome> tick;
   private final List<Due> units = new ArrayList<>();
   private final Clock clock;
+  private final PollActivity polls;
   private final TickObserver observer;
   private final Object wake = new Object();
   private volatile boolean stopping;
@@ -64,9 +66,11 @@ final class TaskLoop implements Runnable {
       Map<String, Duration> intervals,
       ToLongBiFunction<String, Duration> firstDue,
       Clock clock,
+      PollActivity polls,
       TickObserver observer) {
     this.tick = tick;
     this.clock = clock;
+    this.polls = polls;
     this.observer = observer;
     long now = clock.millis();
     for (BoundUnit unit : units) {
@@ -89,7 +93,7 @@ final class TaskLoop implements Runnable {
       while (!stopping && !units.isEmpty()) {
         Due next = units.stream().min(Comparator.comparingLong(due -> due.nextMillis)).get();
         try {
-          if (!waitUntil(next.nextMillis)) {
+          if (!waitUntil(next.nextMillis) || !polls.awaitPolling(() -> stopping)) {
             break;
           }
         } catch (InterruptedException e) {
@@ -125,5 +129,6 @@ final class TaskLoop implements Runnable {
     synchronized (wake) {
       wake.notifyAll();
     }
+    polls.wake();
   }
 }

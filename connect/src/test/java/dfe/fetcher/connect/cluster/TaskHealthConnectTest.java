@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How a task shows and bounds trouble on a real cluster: a record the broker refuses, a unit that
- * fails every tick, and a task restarted before its unit is due.
+ * fails every tick, a task restarted before its unit is due, and a paused connector.
  */
 class TaskHealthConnectTest {
 
@@ -64,7 +64,10 @@ class TaskHealthConnectTest {
     }
   }
 
-  /** {@code /broken} answers 500, any other path one row. Each path's requests are counted. */
+  /**
+   * {@code /broken} answers 500, {@code /quiet} an empty page, any other path one row. Each path's
+   * requests are counted.
+   */
   private static void answer(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getPath();
     requests.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
@@ -243,5 +246,60 @@ class TaskHealthConnectTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> requestsTo("/hourly") == 1);
     cluster.connect().deleteConnector("hourly");
+  }
+
+  /**
+   * A tail whose every window is empty: its ticks land nothing, so nothing waits for the worker.
+   */
+  private static String quietTail() {
+    return """
+        instance_id: health
+        sources:
+          rest:
+            often:
+              topic: often
+              interval_secs: 1
+              profile:
+                base_url: "http://127.0.0.1:%d"
+                retry: {max_retries: 0}
+                endpoints:
+                  - unit: items
+                    shape: tail
+                    path: /quiet
+                    query: {since: "{{ window.start }}"}
+                    rows: {decoder: json_array}
+                    window: {format: rfc3339_millis, lookback: 1h}
+        """
+        .formatted(api.getAddress().getPort());
+  }
+
+  @Test
+  void aPausedConnectorFetchesNothingUntilResumed() throws Exception {
+    cluster.createTopics("often_land");
+    cluster.connect().configureConnector("often", connector(quietTail()));
+    await().atMost(Duration.ofSeconds(60)).until(() -> requestsTo("/quiet") >= 2);
+
+    cluster.connect().pauseConnector("often");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                cluster.connect().connectorStatus("often").tasks().stream()
+                    .allMatch(task -> task.state().equals("PAUSED")));
+    // A tick that had begun when the pause came may still finish: count from after it.
+    AtomicInteger seen = new AtomicInteger(requestsTo("/quiet"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofSeconds(2))
+        .until(() -> seen.getAndSet(requestsTo("/quiet")) == requestsTo("/quiet"));
+    int paused = requestsTo("/quiet");
+    await()
+        .during(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> requestsTo("/quiet") == paused);
+
+    cluster.connect().resumeConnector("often");
+    await().atMost(Duration.ofSeconds(30)).until(() -> requestsTo("/quiet") > paused);
+    cluster.connect().deleteConnector("often");
   }
 }
