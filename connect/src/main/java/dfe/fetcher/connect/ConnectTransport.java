@@ -33,9 +33,12 @@ import org.apache.kafka.connect.source.TransactionContext;
  *       standalone Kafka output. Source partition {@code {"store": <store>}}; source offset {@code
  *       {"mark": <the mark as MarkCodec writes it>}}: the last mark sent for the store, and on the
  *       last record of a batch that carries a mark, that mark; and {@code "tick_started_ms"}, when
- *       the tick that sent it began. Connect commits a partition's offset only once the record
- *       carrying it and every earlier record of the partition are acknowledged, which is the rule
- *       the standalone cursor store follows.
+ *       the tick began that last reached a settled point (a part's end, a mark), riding as the mark
+ *       does: the last record of a batch that ends a part or carries a mark gets the running tick's
+ *       time, earlier ones the time before, so a tick cut half way (a worker lost mid-dump) never
+ *       says its unit ticked. Connect commits a partition's offset only once the record carrying it
+ *       and every earlier record of the partition are acknowledged, which is the rule the
+ *       standalone cursor store follows.
  *   <li>Acknowledgements, at least once: a batch is acknowledged when the worker has called {@code
  *       commitRecord} for each of its records (the producer acknowledged it); a record the worker
  *       dropped (a transform, {@code errors.tolerance=all}) is reported refused.
@@ -67,6 +70,7 @@ final class ConnectTransport implements Transport {
   private final BlockingQueue<Entry> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
   private final Map<String, Map<String, Object>> sentOffsets = new ConcurrentHashMap<>();
   private final Map<String, Long> tickStarts = new ConcurrentHashMap<>();
+  private final Map<String, Long> settledTickStarts = new ConcurrentHashMap<>();
   private final Map<Pending, Boolean> outstanding = new ConcurrentHashMap<>();
   private volatile boolean stopped;
   private boolean sentSinceBoundary;
@@ -155,9 +159,13 @@ final class ConnectTransport implements Transport {
     tickStarts.put(store, millis);
   }
 
-  /** {@code markOffset} (or none) with the time the store's tick began, if one is known. */
-  private Map<String, Object> offsetFor(String store, Map<String, Object> markOffset) {
-    Long started = tickStarts.get(store);
+  /**
+   * {@code markOffset} (or none) with the time a tick of the store began: the running tick's on a
+   * record that settles it, else the last settled tick's, if one is known.
+   */
+  private Map<String, Object> offsetFor(
+      String store, Map<String, Object> markOffset, boolean settles) {
+    Long started = settles ? tickStarts.get(store) : settledTickStarts.get(store);
     if (started == null) {
       return markOffset;
     }
@@ -196,21 +204,26 @@ final class ConnectTransport implements Transport {
       if (!records.isEmpty()) {
         outstanding.put(pending, Boolean.TRUE);
       }
+      boolean settles = batch.endsPart() || newer.isPresent();
       for (int i = 0; i < records.size(); i++) {
+        boolean last = i == records.size() - 1;
         Map<String, Object> offset =
             partition == null
                 ? null
                 : offsetFor(
                     batch.store(),
-                    i == records.size() - 1 && newer.isPresent()
-                        ? newer.get()
-                        : sentOffsets.get(batch.store()));
+                    last && newer.isPresent() ? newer.get() : sentOffsets.get(batch.store()),
+                    last && settles);
         OutboundRecord outbound = records.get(i);
         ConnectHeaders headers = new ConnectHeaders();
         outbound.headers().forEach(header -> headers.addString(header.name(), header.value()));
         put(new Outbound(new Record(partition, offset, outbound, headers, pending)));
       }
       newer.ifPresent(offset -> sentOffsets.put(batch.store(), offset));
+      Long started = tickStarts.get(batch.store());
+      if (settles && !records.isEmpty() && started != null) {
+        settledTickStarts.put(batch.store(), started);
+      }
       if (transactions.isPresent() && (batch.endsPart() || newer.isPresent())) {
         boundary(Boundary.COMMIT);
       }

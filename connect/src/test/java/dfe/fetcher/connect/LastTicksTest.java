@@ -67,6 +67,33 @@ class LastTicksTest {
   }
 
   @Test
+  void recordsBeforeATicksFirstSettledPointCarryTheTimeOfTheTickBefore() throws Exception {
+    ConnectTransport transport =
+        new ConnectTransport(Optional.empty(), Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    transport.tickStarted(STORE, NOW - 2000);
+    transport.send(batch(true)); // the first tick's dump ends
+    transport.tickStarted(STORE, NOW - 1000);
+    transport.send(batch(false)); // the second's is cut half way
+
+    List<SourceRecord> records = transport.poll(10, 1000);
+
+    assertThat(records.get(0).sourceOffset().get(ConnectTransport.TICK_STARTED))
+        .isEqualTo(NOW - 2000);
+    assertThat(records.get(1).sourceOffset().get(ConnectTransport.TICK_STARTED))
+        .as("a cut tick does not say the unit ticked")
+        .isEqualTo(NOW - 2000);
+  }
+
+  private static Transport.UnitBatch batch(boolean endsPart) {
+    return new Transport.UnitBatch(
+        STORE,
+        List.of(
+            new OutboundRecord("api-items_land", Optional.empty(), new byte[] {'1'}, List.of())),
+        Optional.empty(),
+        endsPart);
+  }
+
+  @Test
   void anOffsetHoldingOnlyTheTickTimeMayBeAlteredThroughConnect() {
     assertThat(
             new DfeSourceConnector()
