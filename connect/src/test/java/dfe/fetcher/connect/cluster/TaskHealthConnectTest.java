@@ -163,11 +163,15 @@ class TaskHealthConnectTest {
         .connect()
         .kafka()
         .createTopic("narrow-rows_land", 1, 1, Map.of("max.message.bytes", "20000"));
+    cluster.createTopics("narrow_dlq");
     String narrow =
         yaml.replace("instance_id: wide", "instance_id: narrow")
             .replace("wide:\n      topic: wide", "narrow:\n      topic: narrow")
             .replace(
-                "sources:", "oversize: {max_record_bytes: 10000, max_dlq_bytes: 1000}\nsources:");
+                "sources:",
+                "oversize: {max_record_bytes: 10000, max_dlq_bytes: 1000}\n"
+                    + "dlq: {topic: narrow_dlq}\n"
+                    + "sources:");
     cluster.connect().configureConnector("narrow", connector(narrow));
     await()
         .atMost(Duration.ofSeconds(60))
