@@ -9,6 +9,7 @@ import dfe.fetcher.runtime.transport.TransportException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,9 +32,13 @@ import org.apache.kafka.connect.source.TransactionContext;
  *   <li>Records: the same topic, key (as a string), value (bytes) and {@code dfe-*} headers as the
  *       standalone Kafka output. Source partition {@code {"store": <store>}}; source offset {@code
  *       {"mark": <the mark as MarkCodec writes it>}}: the last mark sent for the store, and on the
- *       last record of a batch that carries a mark, that mark. Connect commits a partition's offset
- *       only once the record carrying it and every earlier record of the partition are
- *       acknowledged, which is the rule the standalone cursor store follows.
+ *       last record of a batch that carries a mark, that mark; and {@code "tick_started_ms"}, when
+ *       the tick began that last reached a settled point (a part's end, a mark), riding as the mark
+ *       does: the last record of a batch that ends a part or carries a mark gets the running tick's
+ *       time, earlier ones the time before, so a tick cut half way (a worker lost mid-dump) never
+ *       says its unit ticked. Connect commits a partition's offset only once the record carrying it
+ *       and every earlier record of the partition are acknowledged, which is the rule the
+ *       standalone cursor store follows.
  *   <li>Acknowledgements, at least once: a batch is acknowledged when the worker has called {@code
  *       commitRecord} for each of its records (the producer acknowledged it); a record the worker
  *       dropped (a transform, {@code errors.tolerance=all}) is reported refused.
@@ -51,6 +56,12 @@ final class ConnectTransport implements Transport {
   /** Source offset key. */
   static final String MARK = "mark";
 
+  /**
+   * Source offset key: when the tick that sent the record began (epoch milliseconds), for a task
+   * that starts to tick the unit when it is due ({@link LastTicks}).
+   */
+  static final String TICK_STARTED = "tick_started_ms";
+
   /** Records in the queue at most; a sender waits for room, checking for stop. */
   static final int QUEUE_CAPACITY = 8192;
 
@@ -58,6 +69,8 @@ final class ConnectTransport implements Transport {
   private final Clock clock;
   private final BlockingQueue<Entry> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
   private final Map<String, Map<String, Object>> sentOffsets = new ConcurrentHashMap<>();
+  private final Map<String, Long> tickStarts = new ConcurrentHashMap<>();
+  private final Map<String, Long> settledTickStarts = new ConcurrentHashMap<>();
   private final Map<Pending, Boolean> outstanding = new ConcurrentHashMap<>();
   private volatile boolean stopped;
   private boolean sentSinceBoundary;
@@ -141,6 +154,29 @@ final class ConnectTransport implements Transport {
     }
   }
 
+  /** The records {@code store} sends from now on belong to a tick that began at {@code millis}. */
+  void tickStarted(String store, long millis) {
+    tickStarts.put(store, millis);
+  }
+
+  /**
+   * {@code markOffset} (or none) with the time a tick of the store began: the running tick's on a
+   * record that settles it, else the last settled tick's, if one is known.
+   */
+  private Map<String, Object> offsetFor(
+      String store, Map<String, Object> markOffset, boolean settles) {
+    Long started = settles ? tickStarts.get(store) : settledTickStarts.get(store);
+    if (started == null) {
+      return markOffset;
+    }
+    Map<String, Object> offset = new HashMap<>();
+    if (markOffset != null) {
+      offset.putAll(markOffset);
+    }
+    offset.put(TICK_STARTED, started);
+    return offset;
+  }
+
   static Map<String, Object> partitionOf(String store) {
     return Map.of(STORE, store);
   }
@@ -168,17 +204,26 @@ final class ConnectTransport implements Transport {
       if (!records.isEmpty()) {
         outstanding.put(pending, Boolean.TRUE);
       }
+      boolean settles = batch.endsPart() || newer.isPresent();
       for (int i = 0; i < records.size(); i++) {
+        boolean last = i == records.size() - 1;
         Map<String, Object> offset =
-            i == records.size() - 1 && newer.isPresent()
-                ? newer.get()
-                : sentOffsets.get(batch.store());
+            partition == null
+                ? null
+                : offsetFor(
+                    batch.store(),
+                    last && newer.isPresent() ? newer.get() : sentOffsets.get(batch.store()),
+                    last && settles);
         OutboundRecord outbound = records.get(i);
         ConnectHeaders headers = new ConnectHeaders();
         outbound.headers().forEach(header -> headers.addString(header.name(), header.value()));
         put(new Outbound(new Record(partition, offset, outbound, headers, pending)));
       }
       newer.ifPresent(offset -> sentOffsets.put(batch.store(), offset));
+      Long started = tickStarts.get(batch.store());
+      if (settles && !records.isEmpty() && started != null) {
+        settledTickStarts.put(batch.store(), started);
+      }
       if (transactions.isPresent() && (batch.endsPart() || newer.isPresent())) {
         boundary(Boundary.COMMIT);
       }

@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.errors.ConnectException;
 
@@ -50,8 +51,9 @@ final class ConnectorSettings {
               "The fetcher's configuration as YAML (sources, oversize, dlq, output.topic_suffix,"
                   + " output.batch, instance_id, scheduler.default_interval_secs,"
                   + " scheduler.stop_grace_secs). Relative paths resolve against the worker's"
-                  + " working directory. Give secrets by reference (env:, file:) or through a"
-                  + " Connect config provider, never inline.")
+                  + " working directory. Give secrets by reference (env:, file:), never inline:"
+                  + " Connect returns this property as written through its REST API, so a literal"
+                  + " secret here is refused.")
           .define(
               CONFIG_FILE,
               ConfigDef.Type.PASSWORD,
@@ -60,7 +62,16 @@ final class ConnectorSettings {
               "A file holding the fetcher's configuration, present on every worker; relative"
                   + " paths in it resolve against its directory. Set this or "
                   + CONFIG
-                  + ", not both.");
+                  + ", not both.")
+          .define(
+              FailureStreaks.SETTING,
+              ConfigDef.Type.INT,
+              0,
+              ConfigDef.Range.atLeast(0),
+              ConfigDef.Importance.MEDIUM,
+              "Fail the task once one of its units has failed this many ticks in a row (0, the"
+                  + " default: never; the unit is retried on its interval and its run shows as"
+                  + " dfe_fetcher_consecutive_tick_failures on the task's JMX bean).");
 
   /**
    * What the standalone service reads that Connect does not: the worker's producer lands the
@@ -93,7 +104,11 @@ final class ConnectorSettings {
    */
   static Bound bind(Map<String, String> properties, Map<String, String> environment) {
     Bound bound = bindYaml(properties, environment);
-    List<String> refused = refusedConnectSettings(properties);
+    List<String> refused = new ArrayList<>(refusedConnectSettings(properties));
+    bound
+        .config()
+        .flatMap(config -> ProducerRequestSize.refused(properties, config))
+        .ifPresent(refused::add);
     if (refused.isEmpty()) {
       return bound;
     }
@@ -187,9 +202,15 @@ final class ConnectorSettings {
       }
     }
     try {
+      // The YAML of dfe.config is shown by Connect's REST API; a file on the workers is not.
       FetcherConfig config =
           ConfigLoader.loadText(
-              text, name, environment, ConnectionUnits.FILTERS, ConnectorSettings::forConnect);
+              text,
+              name,
+              environment,
+              ConnectionUnits.FILTERS,
+              ConnectorSettings::forConnect,
+              file.isBlank() ? LiteralSecrets.REFUSED : ConfigLoader.SecretsCheck.NONE);
       List<String> resumable = refusedResumableDumps(config, name);
       if (!resumable.isEmpty()) {
         return new Bound(property, Optional.empty(), resumable);
@@ -254,6 +275,13 @@ final class ConnectorSettings {
           bound.property() + " does not bind:\n" + String.join("\n", bound.problems()));
     }
     return bound.config().get();
+  }
+
+  /** {@code dfe.task.max_consecutive_failures}: empty when 0 or unset (never). */
+  static OptionalInt maxConsecutiveFailures(Map<String, String> properties) {
+    Object value = DEFINITION.parse(properties).get(FailureStreaks.SETTING);
+    int max = value instanceof Integer number ? number : 0;
+    return max > 0 ? OptionalInt.of(max) : OptionalInt.empty();
   }
 
   /** The stores a task runs, from its configuration. */

@@ -116,7 +116,9 @@ public final class DfeSourceConnector extends SourceConnector {
   /**
    * Takes offsets an operator alters or resets through Connect's offsets API when each names a
    * store ({@code {"store": "<connection>.<unit>"}}) and is either null (the unit starts over) or a
-   * mark this build reads ({@code {"mark": "<MarkCodec document>"}}).
+   * mark this build reads ({@code {"mark": "<MarkCodec document>"}}), with or without {@code
+   * "tick_started_ms"} (when the unit's last tick began), or that time alone for a unit without
+   * marks.
    *
    * @throws ConnectException naming the first offset that is neither
    */
@@ -134,6 +136,18 @@ public final class DfeSourceConnector extends SourceConnector {
         continue;
       }
       Object mark = entry.getValue().get(ConnectTransport.MARK);
+      Object started = entry.getValue().get(ConnectTransport.TICK_STARTED);
+      if (started != null && !(started instanceof Number)) {
+        throw new ConnectException(
+            "the offset of store "
+                + store
+                + " has a "
+                + ConnectTransport.TICK_STARTED
+                + " that is not a number of milliseconds");
+      }
+      if (mark == null && started != null) {
+        continue; // a unit without marks: only when its last tick began
+      }
       try {
         if (!(mark instanceof String document)) {
           throw new MarkCodec.UnreadableMarkException("no \"mark\" string");

@@ -7,6 +7,7 @@ import dfe.fetcher.runtime.service.ConnectionUnits;
 import dfe.fetcher.runtime.tick.BoundUnit;
 import dfe.fetcher.runtime.tick.RowFilterStage;
 import dfe.fetcher.runtime.tick.TickContext;
+import dfe.fetcher.runtime.tick.TickOutcome;
 import dfe.fetcher.runtime.tick.UnitRunner;
 import dfe.fetcher.source.SourceRuntime;
 import java.time.Clock;
@@ -31,10 +32,12 @@ import org.slf4j.LoggerFactory;
  * Runs the units the connector gave this task ({@value ConnectorSettings#TASK_UNITS}) with the
  * standalone service's tick: a {@link TaskLoop} thread ticks them one at a time into a {@link
  * ConnectTransport}, which {@link #poll} drains for the worker. A unit's failure is logged and the
- * unit retried on its interval, as in the standalone service; the task fails (and stays failed
- * until restarted through Connect's REST API) only when the JVM reports an error no tick can
- * contain, or its tick thread ends for any other reason. {@link #stop} cancels what the running
- * unit blocks in (a query, an HTTP request); its open dump gets no end.
+ * unit retried on its interval, as in the standalone service, its run of failures counted on the
+ * task's JMX bean ({@link FailureStreaks}); the task fails (and stays failed until restarted
+ * through Connect's REST API) when a unit's run reaches {@code dfe.task.max_consecutive_failures}
+ * (when set), when the JVM reports an error no tick can contain, or when its tick thread ends for
+ * any other reason. {@link #stop} cancels what the running unit blocks in (a query, an HTTP
+ * request); its open dump gets no end.
  */
 public final class DfeSourceTask extends SourceTask {
 
@@ -55,6 +58,7 @@ public final class DfeSourceTask extends SourceTask {
   private volatile Thread thread;
   private Optional<TaskMetricsBean> metricsBean = Optional.empty();
   private Duration stopGrace = Duration.ofSeconds(30);
+  private final PollActivity polls = new PollActivity(Clock.systemUTC());
 
   @Override
   public String version() {
@@ -69,6 +73,9 @@ public final class DfeSourceTask extends SourceTask {
     FetcherMetrics metrics = new FetcherMetrics();
     metricsBean =
         TaskMetricsBean.register(metrics.registry(), properties.getOrDefault("name", "unnamed"));
+    FailureStreaks streaks =
+        new FailureStreaks(
+            metrics.registry(), ConnectorSettings.maxConsecutiveFailures(properties));
     SourceRuntime runtime = new SourceRuntime(clock, config.oversize(), metrics);
     transport = new ConnectTransport(Optional.ofNullable(context.transactionContext()), clock);
 
@@ -119,10 +126,31 @@ public final class DfeSourceTask extends SourceTask {
             tickContext,
             (where, error) -> {
               // The worker, not this plugin, owns the JVM: fail the task, and Connect restarts it.
-              halted.set(where + ": " + error);
+              halted.set("an error of the JVM no tick could contain, in " + where + ": " + error);
               stopping.set(true);
             });
-    loop = new TaskLoop(runner, units, intervals, clock);
+    units.forEach(unit -> streaks.register(unit.store()));
+    LastTicks lastTicks = new LastTicks(context.offsetStorageReader());
+    long now = clock.millis();
+    loop =
+        new TaskLoop(
+            runner::runTick,
+            units,
+            intervals,
+            (store, interval) -> lastTicks.dueMillis(store, interval, now),
+            clock,
+            polls,
+            new TaskLoop.TickObserver() {
+              @Override
+              public void started(BoundUnit unit, long millis) {
+                transport.tickStarted(unit.store(), millis);
+              }
+
+              @Override
+              public void ended(BoundUnit unit, TickOutcome outcome) {
+                streaks.record(unit.store(), outcome).ifPresent(DfeSourceTask.this::fail);
+              }
+            });
     thread = new Thread(this::runLoop, "dfe-task-" + String.join(",", assigned));
     thread.setDaemon(true);
     thread.start();
@@ -130,6 +158,14 @@ public final class DfeSourceTask extends SourceTask {
         "event=task_started units={} exactly_once={}",
         units.stream().map(BoundUnit::store).toList(),
         context.transactionContext() != null);
+  }
+
+  /** Fails the task with {@code reason}: the next {@link #poll} throws it to the worker. */
+  private void fail(String reason) {
+    halted.compareAndSet(null, reason);
+    stopping.set(true);
+    loop.stop();
+    LOG.error("event=task_failing reason=\"{}\"", reason.replace("\"", "'"));
   }
 
   private void runLoop() {
@@ -154,8 +190,9 @@ public final class DfeSourceTask extends SourceTask {
   public List<SourceRecord> poll() throws InterruptedException {
     String halt = halted.get();
     if (halt != null) {
-      throw new ConnectException("an error of the JVM no tick could contain, in " + halt);
+      throw new ConnectException(halt);
     }
+    polls.polled();
     return transport.poll(POLL_MAX_RECORDS, POLL_WAIT_MILLIS);
   }
 

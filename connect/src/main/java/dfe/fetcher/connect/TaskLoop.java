@@ -1,13 +1,15 @@
 package dfe.fetcher.connect;
 
 import dfe.fetcher.runtime.tick.BoundUnit;
-import dfe.fetcher.runtime.tick.UnitRunner;
+import dfe.fetcher.runtime.tick.TickOutcome;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToLongBiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,14 +19,27 @@ import org.slf4j.LoggerFactory;
  * task has one producer and, exactly once, one transaction open at a time: a snapshot's frames must
  * not share a transaction with another unit's records. Units side by side are tasks side by side
  * ({@code tasks.max}).
+ *
+ * <p>A unit is first due when its last tick, in a task before this one, says ({@link LastTicks}),
+ * not at once. A tick starts only while the worker polls ({@link PollActivity}): a paused connector
+ * fetches nothing new.
  */
 final class TaskLoop implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.connect");
 
-  private final UnitRunner runner;
+  /** What the loop tells about each tick: when it begins, and how it ended. */
+  interface TickObserver {
+    void started(BoundUnit unit, long millis);
+
+    void ended(BoundUnit unit, TickOutcome outcome);
+  }
+
+  private final Function<BoundUnit, TickOutcome> tick;
   private final List<Due> units = new ArrayList<>();
   private final Clock clock;
+  private final PollActivity polls;
+  private final TickObserver observer;
   private final Object wake = new Object();
   private volatile boolean stopping;
 
@@ -41,14 +56,34 @@ final class TaskLoop implements Runnable {
   }
 
   /**
+   * @param tick runs one tick of a unit (the task's {@code UnitRunner})
    * @param intervals each connection's interval, by connection id
+   * @param firstDue when a unit is first due, given its store and interval, in epoch milliseconds
    */
-  TaskLoop(UnitRunner runner, List<BoundUnit> units, Map<String, Duration> intervals, Clock clock) {
-    this.runner = runner;
+  TaskLoop(
+      Function<BoundUnit, TickOutcome> tick,
+      List<BoundUnit> units,
+      Map<String, Duration> intervals,
+      ToLongBiFunction<String, Duration> firstDue,
+      Clock clock,
+      PollActivity polls,
+      TickObserver observer) {
+    this.tick = tick;
     this.clock = clock;
+    this.polls = polls;
+    this.observer = observer;
     long now = clock.millis();
     for (BoundUnit unit : units) {
-      this.units.add(new Due(unit, intervals.get(unit.spec().connection()), now));
+      Duration interval = intervals.get(unit.spec().connection());
+      long due = firstDue.applyAsLong(unit.store(), interval);
+      if (due > now) {
+        LOG.info(
+            "event=unit_first_due unit={} in_secs={} note=\"its last tick began one interval"
+                + " before\"",
+            unit.store(),
+            (due - now + 999) / 1000);
+      }
+      this.units.add(new Due(unit, interval, due));
     }
   }
 
@@ -58,7 +93,7 @@ final class TaskLoop implements Runnable {
       while (!stopping && !units.isEmpty()) {
         Due next = units.stream().min(Comparator.comparingLong(due -> due.nextMillis)).get();
         try {
-          if (!waitUntil(next.nextMillis)) {
+          if (!waitUntil(next.nextMillis) || !polls.awaitPolling(() -> stopping)) {
             break;
           }
         } catch (InterruptedException e) {
@@ -67,8 +102,10 @@ final class TaskLoop implements Runnable {
           continue;
         }
         long started = clock.millis();
-        runner.runTick(next.unit);
+        observer.started(next.unit, started);
+        TickOutcome outcome = tick.apply(next.unit);
         next.nextMillis = started + next.interval.toMillis();
+        observer.ended(next.unit, outcome);
       }
     } finally {
       LOG.info("event=task_loop_ended units={}", units.size());
@@ -92,5 +129,6 @@ final class TaskLoop implements Runnable {
     synchronized (wake) {
       wake.notifyAll();
     }
+    polls.wake();
   }
 }

@@ -236,6 +236,29 @@ class DfeSourceConnectorTest {
   }
 
   @Test
+  void aProducerRequestSizeSmallerThanAFrameMayBeIsRefused() {
+    String large = yaml() + "oversize: {max_record_bytes: 2000000}\n";
+    Map<String, String> unset = Map.of(ConnectorSettings.CONFIG, large);
+    Map<String, String> small =
+        Map.of(ConnectorSettings.CONFIG, large, "producer.override.max.request.size", "2000000");
+    Map<String, String> enough =
+        Map.of(ConnectorSettings.CONFIG, large, "producer.override.max.request.size", "2065536");
+
+    assertThat(errorsOf(new DfeSourceConnector().validate(unset), ConnectorSettings.CONFIG))
+        .singleElement()
+        .asString()
+        .startsWith(
+            "producer.override.max.request.size is not set, so the producer's default 1048576 is"
+                + " smaller than a frame may be: oversize.max_record_bytes 2000000 + 65536");
+    assertThat(errorsOf(new DfeSourceConnector().validate(small), ConnectorSettings.CONFIG))
+        .singleElement()
+        .asString()
+        .contains("set producer.override.max.request.size to at least 2065536");
+    assertThat(errorsOf(new DfeSourceConnector().validate(enough), ConnectorSettings.CONFIG))
+        .isEmpty();
+  }
+
+  @Test
   void theConfigurationIsAPasswordSoConnectNeverEchoesIt() {
     Config config = new DfeSourceConnector().validate(Map.of(ConnectorSettings.CONFIG, yaml()));
 

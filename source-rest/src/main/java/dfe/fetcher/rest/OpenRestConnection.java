@@ -9,12 +9,12 @@ import dfe.fetcher.rest.http.RateLimit;
 import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.page.Listing;
 import dfe.fetcher.rest.profile.Endpoint;
-import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceRuntime;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -23,12 +23,14 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * An opened REST instance: one HTTP client (HTTP/1.1 and 2, no automatic redirects: {@link
  * Requester} follows them within the base origin), one watchdog thread for stalled bodies, one
- * credential cache, and a source per enabled endpoint, each with its own rate limit for its life.
+ * requester and credential cache per origin the units' {@code base_url}s name (one for a {@code
+ * base_url} without {@code {{ unit.name }}} in its host), and a source per enabled endpoint, each
+ * with its own rate limit for its life.
  */
 final class OpenRestConnection implements OpenConnection {
 
   private final ScheduledExecutorService watchdog;
-  private final Authorizer authorizer;
+  private final Map<Origin, Requester> requesters = new HashMap<>();
   private final Map<String, RowSource> sources = new LinkedHashMap<>();
 
   /**
@@ -50,30 +52,30 @@ final class OpenRestConnection implements OpenConnection {
             .followRedirects(HttpClient.Redirect.NEVER);
     connection.credentials().reach().configure(clientBuilder);
     HttpClient client = clientBuilder.build();
-    Origin origin =
-        Origin.of(URI.create(connection.baseUrl().render(Template.values(connection.vars(), ""))));
-    authorizer =
-        new Authorizer(
-            connection.credentials(),
-            origin,
-            client,
-            runtime.clock(),
-            watchdog,
-            connection.retry(),
-            connectTimeout);
-    Requester requester =
-        new Requester(
-            client,
-            authorizer,
-            origin,
-            connection.retry(),
-            runtime.clock(),
-            watchdog,
-            runtime.metrics());
     for (Endpoint endpoint : connection.endpoints()) {
       if (!endpoint.enabled()) {
         continue;
       }
+      Origin origin = Origin.of(URI.create(connection.baseUrlOf(endpoint.unit())));
+      Requester requester =
+          requesters.computeIfAbsent(
+              origin,
+              at ->
+                  new Requester(
+                      client,
+                      new Authorizer(
+                          connection.credentials(),
+                          at,
+                          client,
+                          runtime.clock(),
+                          watchdog,
+                          connection.retry(),
+                          connectTimeout),
+                      at,
+                      connection.retry(),
+                      runtime.clock(),
+                      watchdog,
+                      runtime.metrics()));
       String source = connection.id() + "." + endpoint.unit();
       Listing listing =
           new Listing(
@@ -87,7 +89,7 @@ final class OpenRestConnection implements OpenConnection {
           endpoint.unit(),
           endpoint.shape() == Shape.DUMP
               ? new RestDump(source, listing, runtime.clock())
-              : new RestWindows(listing, endpoint.window().orElseThrow(), runtime.clock()));
+              : new RestWindows(source, listing, endpoint, runtime.clock()));
     }
   }
 
@@ -102,7 +104,9 @@ final class OpenRestConnection implements OpenConnection {
 
   /** Requests sent to an origin credentials do not go to, as {@link Authorizer} counts them. */
   long credentialsWithheld() {
-    return authorizer.credentialsWithheld();
+    return requesters.values().stream()
+        .mapToLong(requester -> requester.authorizer().credentialsWithheld())
+        .sum();
   }
 
   @Override

@@ -27,7 +27,8 @@ import java.util.OptionalDouble;
  *
  * @param id the connection id
  * @param profile {@code inline}, or the shipped profile's name
- * @param baseUrl the profile's {@code base_url}; its origin is the only one credentials go to
+ * @param baseUrl the profile's {@code base_url}; as a unit renders it ({@link #baseUrlOf}), its
+ *     origin is the only one that unit's credentials go to
  * @param vars the profile's defaults overridden by the instance's {@code vars}
  * @param headers sent with every request of every endpoint
  * @param retry how failed requests are tried again
@@ -71,7 +72,7 @@ public record RestConnection(
               + ", "
               + endpoint.method()
               + " "
-              + baseUrl.renderKnown(values)
+              + baseUrlOf(endpoint.unit())
               + endpoint.path().renderKnown(values)
               + ", auth "
               + credentials.mode().configName());
@@ -107,6 +108,19 @@ public record RestConnection(
               endpoint.configPath()));
     }
     return units;
+  }
+
+  /**
+   * {@code base_url} as {@code unit} requests it, without trailing slashes: the one rendering its
+   * requests, its credential origin, the {@code Link} targets it follows and {@code config-check}
+   * all use, so {@code {{ unit.name }}} reads the same everywhere.
+   */
+  public String baseUrlOf(String unit) {
+    String base = baseUrl.render(Template.values(vars, unit));
+    while (base.endsWith("/")) {
+      base = base.substring(0, base.length() - 1);
+    }
+    return base;
   }
 
   @Override

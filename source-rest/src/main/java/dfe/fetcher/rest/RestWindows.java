@@ -1,5 +1,6 @@
 package dfe.fetcher.rest;
 
+import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Row;
@@ -8,11 +9,15 @@ import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.core.row.WindowMark;
 import dfe.fetcher.rest.page.Listing;
+import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.rest.profile.WindowSpec;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@code shape: tail} endpoint, read in time windows {@code [start, end)}: {@code start} is the
@@ -22,18 +27,46 @@ import java.util.Optional;
  *
  * <p>Rows carry no mark; each window ends with {@link RowSink#advance} to its end, which the driver
  * commits once every row before it is acknowledged, so an empty window advances too and a window
- * that failed or was cut short (its listing throws) commits nothing and is fetched again next tick.
- * A window's rows may then land twice; none is missed.
+ * that failed commits nothing and is fetched again next tick. A window's rows may then land twice;
+ * none is missed.
+ *
+ * <p>A window whose pages run out ({@code max_pages} read, more to read) is not fetched again whole
+ * forever:
+ *
+ * <ul>
+ *   <li>with {@code window.position_at} (the API orders the listing by that time, ascending), the
+ *       window commits its last record's time, cut to the format's precision, and the tick ends;
+ *       the next tick starts there, reading again the records of that instant (at least once);
+ *   <li>else, when its requests read {@code window.end}, the window is halved and read again, until
+ *       a window fits (the rows of the cut attempt land again: at least once);
+ *   <li>else (an API bounded only below, without {@code position_at}), or when one instant of the
+ *       format still holds more than {@code max_pages} pages, the tick fails as before.
+ * </ul>
  */
 final class RestWindows implements RowSource {
 
+  private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.source.rest");
+
+  private final String source;
   private final Listing listing;
   private final WindowSpec window;
+  private final boolean boundedAbove;
+  private final Optional<WindowPosition> position;
   private final Clock clock;
 
-  RestWindows(Listing listing, WindowSpec window, Clock clock) {
+  RestWindows(String source, Listing listing, Endpoint endpoint, Clock clock) {
+    this.source = source;
     this.listing = listing;
-    this.window = window;
+    this.window = endpoint.window().orElseThrow();
+    this.boundedAbove = endpoint.placeholders().contains("window.end");
+    String at = endpoint.configPath();
+    String setting =
+        (at.endsWith(".unit") ? at.substring(0, at.length() - ".unit".length()) : at)
+            + ".window.position_at";
+    this.position =
+        window
+            .positionAt()
+            .map(pointer -> new WindowPosition(source, setting, pointer, window.format()));
     this.clock = clock;
   }
 
@@ -48,16 +81,90 @@ final class RestWindows implements RowSource {
             .filter(WindowMark.class::isInstance)
             .map(mark -> ((WindowMark) mark).end())
             .orElseGet(() -> window.format().truncate(now.minus(window.lookback())));
+    Optional<Duration> span = window.step();
     while (start.isBefore(end)) {
-      Instant stepEnd = window.step().map(start::plus).filter(end::isAfter).orElse(end);
-      listing.read(
-          Map.of(
-              "window.start", window.format().format(start),
-              "window.end", window.format().format(stepEnd)),
-          (record, origin) -> sink.row(new Row(record, clock.millis(), Optional.empty(), origin)),
-          cancellation);
-      sink.advance(new WindowMark(stepEnd));
-      start = stepEnd;
+      Instant stepEnd = span.map(start::plus).filter(end::isAfter).orElse(end);
+      LastRecord last = new LastRecord();
+      Listing.Listed listed =
+          listing.readUpToMaxPages(
+              Map.of(
+                  "window.start", window.format().format(start),
+                  "window.end", window.format().format(stepEnd)),
+              (record, origin) -> {
+                last.record = record;
+                last.origin = origin;
+                sink.row(new Row(record, clock.millis(), Optional.empty(), origin));
+              },
+              cancellation);
+      if (listed.cutShort().isEmpty()) {
+        sink.advance(new WindowMark(stepEnd));
+        start = stepEnd;
+        continue;
+      }
+      String cut = listed.cutShort().get();
+      if (position.isPresent()) {
+        sink.advance(new WindowMark(partialEnd(cut, start, stepEnd, last)));
+        return;
+      }
+      if (!boundedAbove) {
+        throw new SourceException(
+            cut
+                + "; this window's requests read no {{ window.end }}, so a shorter window would"
+                + " list the same: set window.position_at to the record's time the API orders"
+                + " by, or raise max_pages");
+      }
+      Duration half = Duration.between(start, stepEnd).dividedBy(2);
+      Instant shorter = window.format().truncate(start.plus(half));
+      if (!shorter.isAfter(start)) {
+        throw new SourceException(
+            cut + "; a window of one " + precision() + " still holds more: raise max_pages");
+      }
+      LOG.info(
+          "event=rest_window_halved unit={} start={} end={} now_end={} pages={}",
+          source,
+          window.format().format(start),
+          window.format().format(stepEnd),
+          window.format().format(shorter),
+          listed.pages());
+      span = Optional.of(Duration.between(start, shorter));
     }
+  }
+
+  /** Where a window cut short commits: its last record's time, which must lie past its start. */
+  private Instant partialEnd(String cut, Instant start, Instant stepEnd, LastRecord last)
+      throws SourceException {
+    if (last.record == null) {
+      throw new SourceException(cut + "; its pages held no record to commit the position of");
+    }
+    Instant at = window.format().truncate(position.get().of(last.record, last.origin));
+    if (at.isAfter(stepEnd)) {
+      at = stepEnd;
+    }
+    if (!at.isAfter(start)) {
+      throw new SourceException(
+          cut
+              + "; its records all carry the time "
+              + window.format().format(start)
+              + " of the window's start, so committing it would not move on: raise max_pages");
+    }
+    LOG.info(
+        "event=rest_window_partial unit={} start={} end={} committed={}",
+        source,
+        window.format().format(start),
+        window.format().format(stepEnd),
+        window.format().format(at));
+    return at;
+  }
+
+  private String precision() {
+    return window.format().truncate(Instant.ofEpochMilli(1)).equals(Instant.EPOCH)
+        ? "second"
+        : "millisecond";
+  }
+
+  /** The last record a window handed on, and its place. */
+  private static final class LastRecord {
+    RawRecord record;
+    String origin;
   }
 }

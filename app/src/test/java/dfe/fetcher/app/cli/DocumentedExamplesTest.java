@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DocumentedExamplesTest {
 
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  // A marker's reason may hold a '>' of its own ("under sources.rest.<id>").
   private static final Pattern MARKER = Pattern.compile("<!-- example: (.*?) -->");
   private static final Pattern ENV_SECRET = Pattern.compile("env:([A-Z_][A-Z0-9_]*)");
   private static final String LOCAL_BROKER = "127.0.0.1:9092";

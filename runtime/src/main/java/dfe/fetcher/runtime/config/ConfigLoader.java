@@ -1,6 +1,7 @@
 package dfe.fetcher.runtime.config;
 
 import dfe.fetcher.source.SourceFamily;
+import dfe.fetcher.source.config.BoundSecrets;
 import dfe.fetcher.source.config.ConfigException;
 import dfe.fetcher.source.config.ConfigOrigin;
 import dfe.fetcher.source.config.ConfigProblem;
@@ -95,7 +96,15 @@ public final class ConfigLoader {
           List.of(new ConfigProblem(wholeFile, "", "cannot read: " + describe(e))));
     }
     return bind(
-        text, file, environment, true, filters, families, (root, problems) -> root, checkNow);
+        text,
+        file,
+        environment,
+        true,
+        filters,
+        families,
+        (root, problems) -> root,
+        SecretsCheck.NONE,
+        checkNow);
   }
 
   /**
@@ -105,6 +114,17 @@ public final class ConfigLoader {
   @FunctionalInterface
   public interface TreeCheck {
     Optional<YamlNode> check(Optional<YamlNode> root, Problems problems);
+  }
+
+  /**
+   * What a runtime checks of every secret setting a load bound (a runtime that shows its
+   * configuration to others may refuse literal values), reporting at each one's place.
+   */
+  @FunctionalInterface
+  public interface SecretsCheck {
+    SecretsCheck NONE = (secrets, problems) -> {};
+
+    void check(List<BoundSecrets.Entry> secrets, Problems problems);
   }
 
   /**
@@ -123,7 +143,22 @@ public final class ConfigLoader {
       FilterCompiler filters,
       TreeCheck check)
       throws ConfigException {
-    return bind(text, name, environment, false, filters, SourceFamilies.ALL, check, false);
+    return loadText(text, name, environment, filters, check, SecretsCheck.NONE);
+  }
+
+  /**
+   * As {@link #loadText(String, Path, Map, FilterCompiler, TreeCheck)}, with {@code secrets}
+   * judging every secret setting bound.
+   */
+  public static FetcherConfig loadText(
+      String text,
+      Path name,
+      Map<String, String> environment,
+      FilterCompiler filters,
+      TreeCheck check,
+      SecretsCheck secrets)
+      throws ConfigException {
+    return bind(text, name, environment, false, filters, SourceFamilies.ALL, check, secrets, false);
   }
 
   private static FetcherConfig bind(
@@ -134,6 +169,7 @@ public final class ConfigLoader {
       FilterCompiler filters,
       List<SourceFamily> families,
       TreeCheck check,
+      SecretsCheck secretsCheck,
       boolean checkNow)
       throws ConfigException {
     ConfigOrigin wholeFile = new ConfigOrigin.InFile(file, 0, 0);
@@ -149,6 +185,7 @@ public final class ConfigLoader {
     root = check.check(root, problems);
     ConfigBinding binding = new ConfigBinding(file, variables, filters, families, problems);
     FetcherConfig config = binding.bind(root, wholeFile);
+    secretsCheck.check(binding.secrets().entries(), problems);
     if (checkNow) {
       new RunReadiness(config, binding.secrets(), problems).check();
     }

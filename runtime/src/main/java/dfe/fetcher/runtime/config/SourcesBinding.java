@@ -136,7 +136,9 @@ final class SourcesBinding {
    * A dump owns its topic alone: its frames would mix with another's, and a consumer tells one
    * store's snapshots from another's by topic. Tail units may share a topic (two tail stores of one
    * connection do, on {@code <topic><suffix>}): each record names its unit in {@code
-   * _source_fetcher}. Nothing lands on the DLQ's topic.
+   * _source_fetcher}. Nothing lands on the DLQ's topic. A disabled unit (or a unit of a disabled
+   * connection) lands nothing, so it owns no topic and is never refused here: it is checked when it
+   * is enabled.
    */
   private void checkTopicsAreOwnedOnce(
       List<ConnectionConfig> connections, OutputConfig output, String dlqTopic) {
@@ -145,10 +147,13 @@ final class SourcesBinding {
     owners.put(dlqTopic, "dlq.topic");
     Set<String> stores = new HashSet<>();
     for (ConnectionConfig connection : connections) {
-      if (connection.topic().isEmpty()) {
+      if (connection.topic().isEmpty() || !connection.enabled()) {
         continue;
       }
       for (SourceUnit unit : connection.source().units()) {
+        if (!unit.enabled()) {
+          continue;
+        }
         if (!stores.add(connection.id() + "." + unit.unit())) {
           continue; // a duplicate unit name, which its family reports
         }

@@ -9,6 +9,7 @@ import dfe.fetcher.runtime.tick.TickOutcome;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,68 @@ class FetcherServiceReloadTest {
         .containsExactly(
             List.of("{\"id\":1,\"colour\":\"red\"}", "{\"id\":3,\"colour\":\"red\"}"),
             List.of("{\"id\":2,\"colour\":\"blue\"}"));
+  }
+
+  private static final String REST_CONFIG =
+      FetcherWorkspace.HEADER
+          + """
+          sources:
+            rest:
+          %s    api:
+                topic: api
+                vars: {tenant: acme}
+                auth: {mode: bearer, token: env:API_TOKEN}
+                units: {events: {lookback: 2h}}
+                profile:
+                  base_url: "https://{{ vars.tenant }}.example.com"
+                  headers: {Accept: application/json}
+                  endpoints:
+                    - unit: assets
+                      shape: dump
+                      path: /assets
+                      body: {filter: {tenant: "{{ vars.tenant }}"}}
+                      method: POST
+                      rows: {decoder: json_at, at: /items}
+                      paginate: {type: cursor, from: "body:/next", into: "query:after"}
+                      fail_when: "has(body.error)"
+                    - unit: events
+                      shape: tail
+                      path: /events
+                      query: {since: "{{ window.start }}"}
+                      rows: {decoder: json_array}
+                      window: {format: rfc3339_secs, lookback: 1h}
+          """;
+
+  @Test
+  void aReloadThatOnlyMovesARestConnectionInTheFileKeepsItRunning() throws Exception {
+    FetcherWorkspace workspace = new FetcherWorkspace(directory);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    Logger log = (Logger) LoggerFactory.getLogger("dfe.fetcher.service");
+    log.addAppender(logged);
+    Map<String, String> environment = Map.of("API_TOKEN", "t-1");
+    try (FetcherService service =
+        FetcherService.create(
+            workspace.load(workspace.config(REST_CONFIG.formatted("")), environment),
+            Clock.systemUTC())) {
+      service.reload(
+          workspace.load(
+              workspace.config(REST_CONFIG.formatted("    # the API of acme's tenant\n")),
+              environment));
+    } finally {
+      log.detachAppender(logged);
+    }
+
+    assertThat(logged.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .filteredOn(line -> line.startsWith("event=connection_stopped"))
+        .isEmpty();
+    assertThat(logged.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .filteredOn(line -> line.startsWith("event=config_reloaded"))
+        .singleElement()
+        .asString()
+        .contains("replaced_or_removed=0");
   }
 
   @Test

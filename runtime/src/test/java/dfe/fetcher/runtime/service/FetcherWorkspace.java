@@ -100,8 +100,13 @@ public final class FetcherWorkspace {
   }
 
   public FetcherConfig load(Path config) {
+    return load(config, Map.of());
+  }
+
+  /** {@code config} loaded with {@code environment} as the process's environment. */
+  public FetcherConfig load(Path config, Map<String, String> environment) {
     try {
-      return FetcherService.loadConfig(config, Map.of());
+      return FetcherService.loadConfig(config, environment);
     } catch (ConfigException e) {
       throw new AssertionError("the test configuration was refused: " + e.problems(), e);
     }

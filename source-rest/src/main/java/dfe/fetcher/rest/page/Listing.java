@@ -50,6 +50,7 @@ public final class Listing {
 
   private final String source;
   private final RestConnection connection;
+  private final String baseUrl;
   private final Endpoint endpoint;
   private final Requester requester;
   private final RateLimit rate;
@@ -65,6 +66,7 @@ public final class Listing {
       SourceMetrics metrics) {
     this.source = source;
     this.connection = connection;
+    this.baseUrl = connection.baseUrlOf(endpoint.unit());
     this.endpoint = endpoint;
     this.requester = requester;
     this.rate = rate;
@@ -87,6 +89,26 @@ public final class Listing {
    * @return the pages read
    */
   public int read(Map<String, String> window, RowsOut out, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    Listed listed = readUpToMaxPages(window, out, cancellation);
+    if (listed.cutShort().isPresent()) {
+      throw new SourceException(listed.cutShort().get());
+    }
+    return listed.pages();
+  }
+
+  /**
+   * What a listing read: its pages, and when {@code max_pages} pages were read with more to read,
+   * why it was cut short (naming the next page).
+   */
+  public record Listed(int pages, Optional<String> cutShort) {}
+
+  /**
+   * As {@link #read}, but a listing that reaches {@code max_pages} with more to read is not a
+   * failure here: the rows of the pages read were handed on, and the answer says it was cut short,
+   * so a window can commit what it read ({@code window.position_at}) or read a shorter window.
+   */
+  public Listed readUpToMaxPages(Map<String, String> window, RowsOut out, Cancellation cancellation)
       throws SourceException, InterruptedException {
     Map<String, String> values = Template.values(connection.vars(), endpoint.unit());
     values.putAll(window);
@@ -125,16 +147,18 @@ public final class Listing {
       metrics.increment(MetricNames.REST_PAGES, source, Map.of());
       Optional<Pager.NextPage> next = endpoint.pager().next(read);
       if (next.isEmpty()) {
-        return page;
+        return new Listed(page, Optional.empty());
       }
       if (page >= endpoint.maxPages()) {
-        throw new SourceException(
-            source
-                + ": reached max_pages "
-                + endpoint.maxPages()
-                + " with more to read (the next page: "
-                + describe(next.get(), values)
-                + "); cut short, not complete");
+        return new Listed(
+            page,
+            Optional.of(
+                source
+                    + ": reached max_pages "
+                    + endpoint.maxPages()
+                    + " with more to read (the next page: "
+                    + describe(next.get(), values)
+                    + "); cut short, not complete"));
       }
       pagerQuery = next.get().pagerQuery(pagerQuery);
       uri = next.get().uri(query -> uri(values, query));
@@ -205,17 +229,13 @@ public final class Listing {
 
   /** base_url + path + the endpoint's query + the pager's, each value percent-encoded. */
   private URI uri(Map<String, String> values, Map<String, String> pagerQuery) {
-    String base = connection.baseUrl().render(values);
-    while (base.endsWith("/")) {
-      base = base.substring(0, base.length() - 1);
-    }
     Map<String, String> pathValues = new HashMap<>();
     values.forEach((name, value) -> pathValues.put(name, encodePath(value)));
     String path = endpoint.path().render(pathValues);
     Map<String, String> query = new LinkedHashMap<>();
     endpoint.query().forEach((name, template) -> query.put(name, template.render(values)));
     query.putAll(pagerQuery);
-    StringBuilder text = new StringBuilder(base).append(path);
+    StringBuilder text = new StringBuilder(baseUrl).append(path);
     String separator = "?";
     for (Map.Entry<String, String> param : query.entrySet()) {
       text.append(separator)

@@ -4,11 +4,15 @@ import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.source.config.ConfigOrigin;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One endpoint of a profile, as an instance runs it (its overrides applied).
@@ -33,7 +37,7 @@ import java.util.Optional;
  * @param failWhen a CEL condition over {@code body} that makes a 2xx page an error
  * @param errorAt a JSON pointer to the error text of a non-2xx body
  * @param window a tail endpoint's window
- * @param origin where the unit is named
+ * @param origin where the unit is named; for messages only, no part of {@link #equals}
  * @param path where the unit is named, as a config path
  */
 public record Endpoint(
@@ -80,5 +84,53 @@ public record Endpoint(
     Objects.requireNonNull(window, "window");
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(configPath, "configPath");
+  }
+
+  /**
+   * Equal when they mean the same: every component but {@code origin}, since where in the file an
+   * endpoint was written (a comment line added above it) is no change a reload should restart it
+   * for.
+   */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Endpoint that && meaning().equals(that.meaning());
+  }
+
+  @Override
+  public int hashCode() {
+    return meaning().hashCode();
+  }
+
+  private List<Object> meaning() {
+    return Arrays.asList(
+        unit,
+        enabled,
+        shape,
+        method,
+        body,
+        path,
+        query,
+        headers,
+        decoder,
+        rowsAt,
+        rowsMayBeAbsent,
+        rowKey,
+        pager,
+        maxPages,
+        maxPageBytes,
+        timeoutSecs,
+        failWhen,
+        errorAt,
+        window,
+        configPath);
+  }
+
+  /** The placeholders its requests read ({@code path}, {@code query}, {@code headers}, body). */
+  public Set<String> placeholders() {
+    Set<String> names = new HashSet<>(path.names());
+    query.values().forEach(template -> names.addAll(template.names()));
+    headers.values().forEach(template -> names.addAll(template.names()));
+    body.ifPresent(template -> names.addAll(template.names()));
+    return names;
   }
 }

@@ -10,7 +10,6 @@ import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.UnitNames;
 import dfe.fetcher.source.config.YamlNode;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,47 +126,38 @@ final class EndpointBinder {
     failWhen.ifPresent(condition -> checkFailWhen(endpoint, condition, decoder));
     Optional<String> errorAt = JsonPointerSetting.read(endpoint, "error_at");
     Optional<WindowSpec> window = window(endpoint, override, tail);
-    if (window.isPresent() && !readsWindow(path, query, headers, body)) {
+    Endpoint bound =
+        new Endpoint(
+            unit,
+            enabled,
+            shape,
+            method,
+            body,
+            path,
+            query,
+            headers,
+            decoder,
+            rowsAt,
+            rowsMayBeAbsent,
+            rowKey,
+            pager,
+            maxPages,
+            maxPageBytes,
+            timeout,
+            failWhen,
+            errorAt,
+            window,
+            endpoint.originOf("unit"),
+            endpoint.pathOf("unit"));
+    Set<String> read = bound.placeholders();
+    if (window.isPresent() && !read.contains("window.start") && !read.contains("window.end")) {
       endpoint.report(
           "window",
           "no request of this tail endpoint reads {{ window.start }} or {{ window.end }} (path,"
               + " query, headers, body), so every window would fetch the same listing; filter by"
               + " them, or make it shape: dump");
     }
-    return new Endpoint(
-        unit,
-        enabled,
-        shape,
-        method,
-        body,
-        path,
-        query,
-        headers,
-        decoder,
-        rowsAt,
-        rowsMayBeAbsent,
-        rowKey,
-        pager,
-        maxPages,
-        maxPageBytes,
-        timeout,
-        failWhen,
-        errorAt,
-        window,
-        endpoint.originOf("unit"),
-        endpoint.pathOf("unit"));
-  }
-
-  private static boolean readsWindow(
-      Template path,
-      Map<String, Template> query,
-      Map<String, Template> headers,
-      Optional<BodyTemplate> body) {
-    Set<String> names = new HashSet<>(path.names());
-    query.values().forEach(template -> names.addAll(template.names()));
-    headers.values().forEach(template -> names.addAll(template.names()));
-    body.ifPresent(template -> names.addAll(template.names()));
-    return names.contains("window.start") || names.contains("window.end");
+    return bound;
   }
 
   private Optional<BodyTemplate> body(Section endpoint, String method, Set<String> scope) {

@@ -8,6 +8,7 @@ import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -58,7 +59,6 @@ public final class ProfileBinder {
     TemplateBinder templates = new TemplateBinder(varsPath, vars);
     Set<String> common = templates.scope(false);
     Optional<Template> baseUrl = templates.template(profile, "base_url", common, true);
-    baseUrl.ifPresent(this::checkBaseUrl);
     Map<String, Template> headers = templates.headers(profile, common);
     RetryPolicy retry = retry(profile.section("retry", ProfileKeys.RETRY_KEYS));
     OptionalDouble rate = rate(profile.section("rate", ProfileKeys.RATE_KEYS));
@@ -78,20 +78,37 @@ public final class ProfileBinder {
                 + String.join(", ", endpoints.stream().map(Endpoint::unit).toList()));
       }
     }
-    return new RestConnection(
-        id,
-        profileName,
-        baseUrl.orElse(Template.literal("")),
-        vars,
-        headers,
-        retry,
-        rate,
-        credentials,
-        endpoints);
+    RestConnection bound =
+        new RestConnection(
+            id,
+            profileName,
+            baseUrl.orElse(Template.literal("")),
+            vars,
+            headers,
+            retry,
+            rate,
+            credentials,
+            endpoints);
+    if (baseUrl.isPresent()) {
+      checkBaseUrl(bound, endpoints);
+    }
+    return bound;
   }
 
-  private void checkBaseUrl(Template baseUrl) {
-    String rendered = baseUrl.render(Template.values(vars, "unit"));
+  /** Each unit's {@code base_url}, as it requests it; one problem reported once. */
+  private void checkBaseUrl(RestConnection bound, List<Endpoint> endpoints) {
+    Set<String> reported = new HashSet<>();
+    List<String> units = endpoints.stream().map(Endpoint::unit).toList();
+    for (String unit : units.isEmpty() ? List.of("") : units) {
+      checkBaseUrl(bound.baseUrlOf(unit)).filter(reported::add).ifPresent(this::reportBaseUrl);
+    }
+  }
+
+  private void reportBaseUrl(String problem) {
+    profile.report("base_url", problem + " (as rendered with the instance's vars)");
+  }
+
+  private static Optional<String> checkBaseUrl(String rendered) {
     String problem = null;
     try {
       URI uri = new URI(rendered);
@@ -108,9 +125,7 @@ public final class ProfileBinder {
     } catch (URISyntaxException e) {
       problem = "is not a URL: " + e.getReason();
     }
-    if (problem != null) {
-      profile.report("base_url", problem + " (as rendered with the instance's vars)");
-    }
+    return Optional.ofNullable(problem);
   }
 
   private static RetryPolicy retry(Section retry) {

@@ -1,8 +1,10 @@
 package dfe.fetcher.rest.profile;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
@@ -47,6 +49,24 @@ public enum TimeFormat implements ConfigWord {
       case EPOCH_SECS -> Long.toString(exact.getEpochSecond());
       case EPOCH_MILLIS -> Long.toString(exact.toEpochMilli());
     };
+  }
+
+  /**
+   * A time as an API writes it in a record, read the way this format writes one: RFC 3339 text
+   * (with any fraction and offset) for the {@code rfc3339_*} formats, a number of seconds or
+   * milliseconds (or its digits as text) for the {@code epoch_*} ones; empty when it is not one.
+   */
+  public Optional<Instant> read(String text) {
+    try {
+      return Optional.of(
+          switch (this) {
+            case RFC3339_SECS, RFC3339_MILLIS -> OffsetDateTime.parse(text).toInstant();
+            case EPOCH_SECS -> Instant.ofEpochSecond(Long.parseLong(text));
+            case EPOCH_MILLIS -> Instant.ofEpochMilli(Long.parseLong(text));
+          });
+    } catch (DateTimeParseException | NumberFormatException e) {
+      return Optional.empty();
+    }
   }
 
   public static Optional<TimeFormat> named(String name) {

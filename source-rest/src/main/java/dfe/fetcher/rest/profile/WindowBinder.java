@@ -1,5 +1,6 @@
 package dfe.fetcher.rest.profile;
 
+import dfe.fetcher.rest.page.JsonPointerSetting;
 import dfe.fetcher.source.config.Section;
 import java.time.Duration;
 import java.util.Optional;
@@ -51,7 +52,8 @@ final class WindowBinder {
     if (step.isPresent() && step.get().isZero()) {
       window.report("step", "must be above 0");
     }
-    return new WindowSpec(format, lookback, step, settle);
+    Optional<String> positionAt = JsonPointerSetting.read(window, "position_at");
+    return new WindowSpec(format, lookback, step, settle, positionAt);
   }
 
   private static Optional<Duration> duration(Section section, String key) {

@@ -5,20 +5,28 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * a tail endpoint's {@code window}.
+ * A tail endpoint's {@code window}.
  *
  * @param format how the window's bounds are written into the request
  * @param lookback how far back the first window starts
  * @param step when present, a window longer than this is fetched as several, each committed
  * @param settle how far behind now a window ends, for APIs that index late
+ * @param positionAt a JSON pointer to the time a record carries, which the API orders the window's
+ *     listing by (ascending): a window cut short at {@code max_pages} commits its last record's
+ *     time and the next tick goes on from there ({@code window.position_at})
  */
 public record WindowSpec(
-    TimeFormat format, Duration lookback, Optional<Duration> step, Duration settle) {
+    TimeFormat format,
+    Duration lookback,
+    Optional<Duration> step,
+    Duration settle,
+    Optional<String> positionAt) {
 
   public WindowSpec {
     Objects.requireNonNull(format, "format");
     Objects.requireNonNull(lookback, "lookback");
     Objects.requireNonNull(step, "step");
     Objects.requireNonNull(settle, "settle");
+    Objects.requireNonNull(positionAt, "positionAt");
   }
 }
