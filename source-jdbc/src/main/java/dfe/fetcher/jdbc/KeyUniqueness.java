@@ -68,8 +68,13 @@ final class KeyUniqueness {
       String query)
       throws SQLException {
     List<BaseColumn> columns;
-    if (result.isWrapperFor(PGResultSetMetaData.class)) {
-      columns = postgresBaseColumns(result.unwrap(PGResultSetMetaData.class));
+    if (dialect == Dialect.POSTGRES) {
+      // Only here is pgjdbc known to be on the class path: a build without it never loads it.
+      Optional<List<BaseColumn>> base = postgresBaseColumns(result);
+      if (base.isEmpty()) {
+        return new Answer(Verdict.UNKNOWN, "");
+      }
+      columns = base.get();
     } else if (dialect == Dialect.MYSQL) {
       Optional<List<BaseColumn>> probed = mysqlBaseColumns(connection, query);
       if (probed.isEmpty() || probed.get().size() != result.getColumnCount()) {
@@ -109,15 +114,19 @@ final class KeyUniqueness {
   }
 
   /** PostgreSQL's driver names each column's base table and column even through a derived table. */
-  private static List<BaseColumn> postgresBaseColumns(PGResultSetMetaData base)
+  private static Optional<List<BaseColumn>> postgresBaseColumns(ResultSetMetaData result)
       throws SQLException {
+    if (!result.isWrapperFor(PGResultSetMetaData.class)) {
+      return Optional.empty();
+    }
+    PGResultSetMetaData base = result.unwrap(PGResultSetMetaData.class);
     List<BaseColumn> columns = new ArrayList<>();
     for (int i = 1; i <= ((ResultSetMetaData) base).getColumnCount(); i++) {
       columns.add(
           new BaseColumn(
               base.getBaseSchemaName(i), "", base.getBaseTableName(i), base.getBaseColumnName(i)));
     }
-    return columns;
+    return Optional.of(columns);
   }
 
   /**
