@@ -38,7 +38,7 @@ final class DumpStore implements RowSource {
     this.database = database;
     this.store = store;
     this.clock = clock;
-    this.name = database.settings().id() + "." + store.unit();
+    this.name = database.nameOf(store);
   }
 
   @Override

@@ -40,6 +40,25 @@ final class KeysetQuery {
   }
 
   /**
+   * Refuses a checkpoint whose key has another number of values than the key has columns: the key
+   * changed since it was written, and its values cannot be bound.
+   *
+   * @param remedy what the operator does about it, the end of the message
+   */
+  void checkKeyWidth(Optional<KeysetMark> after, String remedy) throws SourceException {
+    if (after.isPresent() && after.get().values().size() != store.key().size()) {
+      throw new SourceException(
+          name
+              + ": the checkpoint has "
+              + after.get().values().size()
+              + " key values but the key has "
+              + store.key().size()
+              + " columns; "
+              + remedy);
+    }
+  }
+
+  /**
    * The key columns as the query's result labels them: a database that folds unquoted names (H2 and
    * Oracle to upper case, PostgreSQL to lower) reports {@code ID} for a key written {@code id}. An
    * exact match wins, then one that differs only in case; the result is what gets quoted.

@@ -47,7 +47,7 @@ final class KeysetTail implements RowSource {
     this.database = database;
     this.store = store;
     this.clock = clock;
-    this.name = database.settings().id() + "." + store.unit();
+    this.name = database.nameOf(store);
     this.keyset = new KeysetQuery(database, store, name);
   }
 
@@ -55,16 +55,7 @@ final class KeysetTail implements RowSource {
   public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException {
     Optional<KeysetMark> after = checkpoint.map(mark -> (KeysetMark) mark);
-    if (after.isPresent() && after.get().values().size() != store.key().size()) {
-      // The key changed since the checkpoint was written: its values cannot be bound.
-      throw new SourceException(
-          name
-              + ": the checkpoint has "
-              + after.get().values().size()
-              + " key values but the key has "
-              + store.key().size()
-              + " columns; delete the unit's cursor to start over");
-    }
+    keyset.checkKeyWidth(after, "delete the unit's cursor to start over");
     Optional<KeysetMark> from = after;
     StoreTransaction.run(
         database,

@@ -83,6 +83,11 @@ final class OpenDatabase implements OpenConnection {
     return connection;
   }
 
+  /** A store's name in messages and logs: {@code <connection>.<unit>}. */
+  String nameOf(DbStore store) {
+    return connection.id() + "." + store.unit();
+  }
+
   Redaction redaction() {
     return redaction;
   }

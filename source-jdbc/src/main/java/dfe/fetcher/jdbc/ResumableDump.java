@@ -49,7 +49,7 @@ final class ResumableDump implements RowSource {
     this.database = database;
     this.store = store;
     this.clock = clock;
-    this.name = database.settings().id() + "." + store.unit();
+    this.name = database.nameOf(store);
     this.keyset = new KeysetQuery(database, store, name);
   }
 
@@ -59,15 +59,7 @@ final class ResumableDump implements RowSource {
     Optional<DumpResumeMark> open =
         checkpoint.map(DumpResumeMark.class::cast).filter(mark -> !mark.ended());
     Optional<KeysetMark> after = open.flatMap(DumpResumeMark::lastKey);
-    if (after.isPresent() && after.get().values().size() != store.key().size()) {
-      throw new SourceException(
-          name
-              + ": the checkpoint has "
-              + after.get().values().size()
-              + " key values but the key has "
-              + store.key().size()
-              + " columns; delete the unit's cursor to start a new snapshot");
-    }
+    keyset.checkKeyWidth(after, "delete the unit's cursor to start a new snapshot");
     Prepared prepared = prepare(open.isEmpty(), cancellation);
     sink.beginPart(prepared.total());
     boolean more = true;

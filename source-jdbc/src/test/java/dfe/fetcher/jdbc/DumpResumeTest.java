@@ -42,10 +42,7 @@ class DumpResumeTest {
   @ParameterizedTest
   @EnumSource(names = {"POSTGRES", "MARIADB"})
   void theDumpReadsInKeyOrderInChunksEachEndingWithACommitPoint(Engine engine) throws Exception {
-    database = TestDatabase.create(engine);
-    createAccounts(25);
-    DbStore store =
-        TestDatabase.resumableDump("accounts", "SELECT * FROM accounts", List.of("id"), 10, false);
+    DbStore store = accounts(engine, 25, false);
 
     try (OpenConnection open = database.open(store)) {
       ChunkSink sink = read(open, Optional.empty());
@@ -64,10 +61,7 @@ class DumpResumeTest {
   @EnumSource(names = {"POSTGRES", "MARIADB"})
   void aReadGivenAnOpenMarkContinuesAfterItsKeyWithoutCountingAgain(Engine engine)
       throws Exception {
-    database = TestDatabase.create(engine);
-    createAccounts(25);
-    DbStore store =
-        TestDatabase.resumableDump("accounts", "SELECT * FROM accounts", List.of("id"), 10, true);
+    DbStore store = accounts(engine, 25, true);
     DumpResumeMark open =
         new DumpResumeMark("id-1", "2026-05-01T12:00:00.000Z", 12, Optional.of(key(12)), 0, false);
 
@@ -86,10 +80,7 @@ class DumpResumeTest {
   @ParameterizedTest
   @EnumSource(names = {"POSTGRES", "MARIADB"})
   void anEndedMarkStartsFromTheFirstKey(Engine engine) throws Exception {
-    database = TestDatabase.create(engine);
-    createAccounts(5);
-    DbStore store =
-        TestDatabase.resumableDump("accounts", "SELECT * FROM accounts", List.of("id"), 10, false);
+    DbStore store = accounts(engine, 5, false);
     DumpResumeMark ended =
         new DumpResumeMark("id-1", "2026-05-01T12:00:00.000Z", 5, Optional.of(key(5)), 0, true);
 
@@ -102,16 +93,24 @@ class DumpResumeTest {
   @EnumSource(names = {"POSTGRES", "MARIADB"})
   void aTableOfExactlyOneChunkEndsAfterAnEmptyChunkWithoutACommitPointForIt(Engine engine)
       throws Exception {
-    database = TestDatabase.create(engine);
-    createAccounts(10);
-    DbStore store =
-        TestDatabase.resumableDump("accounts", "SELECT * FROM accounts", List.of("id"), 10, false);
+    DbStore store = accounts(engine, 10, false);
 
     try (OpenConnection connection = database.open(store)) {
       ChunkSink sink = read(connection, Optional.empty());
       assertThat(ids(sink)).isEqualTo(range(1, 10));
       assertThat(sink.chunkEnds).containsExactly(10);
     }
+  }
+
+  /**
+   * A database of {@code engine} holding {@code count} accounts, and a dump of them resumable by
+   * {@code id} in chunks of 10.
+   */
+  private DbStore accounts(Engine engine, int count, boolean countFirst) {
+    database = TestDatabase.create(engine);
+    createAccounts(count);
+    return TestDatabase.resumableDump(
+        "accounts", "SELECT * FROM accounts", List.of("id"), 10, countFirst);
   }
 
   /** Rows 1..count inserted in a shuffled order, so key order is not insertion order. */

@@ -230,26 +230,7 @@ class DumpResumeKillTest {
   }
 
   private Process start(Path config, Path log, String... extra) throws Exception {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                java,
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dfe.fetcher.app.cli.DfeFetcher",
-                "run",
-                "--config",
-                config.toString()));
-    command.addAll(List.of(extra));
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .directory(directory.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    builder.environment().keySet().removeIf(name -> name.startsWith("DFE_FETCHER_"));
-    return builder.start();
+    return ChildFetcher.run(directory, config, log, List.of("-Xmx256m"), extra);
   }
 
   /** The rows of the chunks a run finished reading, as it logged them. */

@@ -11,7 +11,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -174,25 +173,7 @@ class RunCommandProcessTest {
   }
 
   private Process start(Path config, Path log, String... extra) throws Exception {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dfe.fetcher.app.cli.DfeFetcher",
-                "run",
-                "--config",
-                config.toString()));
-    command.addAll(List.of(extra));
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .directory(directory.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    builder.environment().keySet().removeIf(name -> name.startsWith("DFE_FETCHER_"));
-    return builder.start();
+    return ChildFetcher.run(directory, config, log, List.of(), extra);
   }
 
   private static String read(Path log) throws Exception {

@@ -25,12 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
  * Every example of the README and {@code docs/} works as written. A fenced {@code yaml} block is a
  * configuration, loaded and checked as {@code config-check} does; a fenced {@code sh} block runs
  * here, line by line, through {@code bash} in a fresh directory holding what a clone holds, with
- * {@code ./dfe-fetcher} running this build. A block that cannot run here says so on the line above
- * it: {@code <!-- example: needs a cluster -->}, {@code needs a credential}, or {@code not run}
- * (with the reason after it). What stands in for what a developer machine has: the test's own Kafka
- * broker for {@code scripts/local-kafka.sh}, its address for {@code 127.0.0.1:9092}.
+ * {@code ./dfe-fetcher} the launcher a clone has and the runnable jar this build packaged (so a
+ * dependency missing from the jar fails here, as it would for a user; hence an integration test,
+ * run after {@code package}). A block that cannot run here says so on the line above it: {@code
+ * <!-- example: needs a cluster -->}, {@code needs a credential}, or {@code not run} (with the
+ * reason after it). What stands in for what a developer machine has: the test's own Kafka broker
+ * for {@code scripts/local-kafka.sh}, its address for {@code 127.0.0.1:9092}.
  */
-class DocumentedExamplesTest {
+class DocumentedExamplesIT {
 
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   // A marker's reason may hold a '>' of its own ("under sources.rest.<id>").
@@ -237,18 +239,23 @@ class DocumentedExamplesTest {
     return commands;
   }
 
-  /** What a fresh clone holds that the examples read, and a launcher running this build. */
+  /**
+   * What a fresh clone holds that the examples read: the configuration, the examples, the launcher,
+   * and the runnable jar where the launcher finds it (a link to this build's, which the launcher
+   * takes as up to date: the directory holds no source newer than it).
+   */
   private Path freshCheckout() throws IOException {
     Path clone = Files.createDirectories(directory.resolve("clone"));
     Files.copy(ROOT.resolve("config.example.yaml"), clone.resolve("config.example.yaml"));
     copyTree(ROOT.resolve("examples"), clone.resolve("examples"));
-    Path launcher = clone.resolve("dfe-fetcher");
-    Files.writeString(
-        launcher,
-        "#!/usr/bin/env bash\nexec \""
-            + ProcessHandle.current().info().command().orElse("java")
-            + "\" -cp \"$DFE_TEST_CLASSPATH\" dfe.fetcher.app.cli.DfeFetcher \"$@\"\n");
-    launcher.toFile().setExecutable(true);
+    Files.copy(
+        ROOT.resolve("dfe-fetcher"),
+        clone.resolve("dfe-fetcher"),
+        StandardCopyOption.COPY_ATTRIBUTES);
+    Path jar = Path.of(System.getProperty("dfe.fetcher.jar", "target/dfe-fetcher.jar"));
+    assertThat(jar).as("the runnable jar `mvn package` builds").isRegularFile();
+    Path target = Files.createDirectories(clone.resolve("app/target"));
+    Files.createSymbolicLink(target.resolve("dfe-fetcher.jar"), jar.toAbsolutePath());
     return clone;
   }
 
@@ -275,7 +282,6 @@ class DocumentedExamplesTest {
             .directory(clone.toFile())
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
-    builder.environment().put("DFE_TEST_CLASSPATH", System.getProperty("java.class.path"));
     builder.environment().keySet().removeIf(name -> name.startsWith("DFE_FETCHER_"));
     if (kafka != null) {
       builder
