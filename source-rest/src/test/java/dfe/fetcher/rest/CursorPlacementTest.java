@@ -157,6 +157,26 @@ class CursorPlacementTest {
   }
 
   @Test
+  void aDotSegmentCursorIntoThePathFailsThePageInsteadOfRequestingTheParent() throws Exception {
+    server.on("/events", ok("{\"events\":[{\"id\":1}],\"next\":\"..\"}"));
+
+    RecordingSink sink =
+        RestFixture.read(
+            connection(
+                """
+                path: /events
+                rows: {decoder: json_at, at: /events}
+                paginate: {type: cursor, from: "body:/next", into: path}"""),
+            "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "abort");
+    assertThat(sink.abortReason().orElseThrow())
+        .endsWith(
+            "paginate.into: path: the cursor is a dot segment ('.' or '..'), which is no page");
+    assertThat(server.paths()).containsExactly("/events");
+  }
+
+  @Test
   void aCursorThatIsAnObjectFailsThePageInsteadOfEndingTheDump() throws Exception {
     server.on("/assets", ok("{\"items\":[{\"id\":1}],\"next\":{\"token\":\"c2\"}}"));
 

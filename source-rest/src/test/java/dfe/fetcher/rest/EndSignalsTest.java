@@ -220,6 +220,19 @@ class EndSignalsTest {
   }
 
   @Test
+  void theSameEndSignalsBindToEqualConnectionsSoAReloadKeepsThem() {
+    String paginate =
+        "{type: page_number, param: p, has_more: /has_more, stop_when: \"body.last == true\"}";
+
+    assertThat(dump(ITEMS, paginate)).isEqualTo(dump(ITEMS, paginate));
+    assertThat(dump(ITEMS, paginate))
+        .isNotEqualTo(
+            dump(
+                ITEMS,
+                "{type: page_number, param: p, has_more: /has_more, stop_when: \"body.last\"}"));
+  }
+
+  @Test
   void endSignalsThatCannotWorkAreRefusedAtLoad() {
     assertThat(
             RestFixture.problems(

@@ -188,6 +188,23 @@ class JsonAtStreamingTest {
   }
 
   @Test
+  void withFailWhenThePageIsHeldYetThePagerSeesTheSameBodyWithoutItsRows() throws Exception {
+    server.on("/assets", ok("{\"ok\":true,\"items\":[{\"id\":1}],\"last\":true}"));
+
+    RecordingSink sink =
+        RestFixture.read(
+            dump(
+                "{decoder: json_at, at: /items}",
+                "fail_when: \"body.ok == false\"\n"
+                    + "paginate: {type: page_number, param: p, stop_when: \"!has(body.items) &&"
+                    + " body.last\"}"),
+            "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "end");
+    assertThat(server.paths()).containsExactly("/assets?p=1");
+  }
+
+  @Test
   void aRowLongerThanMaxPageBytesFailsBeforeTheServerHasSentIt() throws Exception {
     AtomicLong sent = new AtomicLong();
     long huge = 50L * 1024 * 1024;

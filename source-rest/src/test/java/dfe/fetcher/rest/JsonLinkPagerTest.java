@@ -32,10 +32,14 @@ class JsonLinkPagerTest {
   }
 
   private RestConnection dump(String paginate) {
+    return dump(paginate, "");
+  }
+
+  private RestConnection dump(String paginate, String auth) {
     return RestFixture.connection(
         """
         topic: lab
-        auth: {mode: bearer, token: env:LAB_TOKEN}
+        auth: {mode: bearer, token: env:LAB_TOKEN%s}
         profile:
           base_url: "%s/v1"
           headers: {X-Api-Key: k-1, Accept: application/json}
@@ -46,7 +50,7 @@ class JsonLinkPagerTest {
               rows: {decoder: json_at, at: /data}
               paginate: %s
         """
-            .formatted(server.url(), paginate),
+            .formatted(auth, server.url(), paginate),
         Map.of("LAB_TOKEN", "tok-1"));
   }
 
@@ -120,6 +124,22 @@ class JsonLinkPagerTest {
     assertThat(elsewhere.header("Authorization")).isNull();
     assertThat(elsewhere.header("X-Api-Key")).isNull();
     assertThat(elsewhere.header("Accept")).isEqualTo("application/json");
+  }
+
+  @Test
+  void withOtherOriginsRefuseALinkOnAnotherOriginFailsTheDumpUnrequested() throws Exception {
+    server.on("/v1/assets", ok("{\"data\":[{\"id\":1}],\"next\":\"" + other.url() + "/m?p=2\"}"));
+    other.on("/m", ok("{\"data\":[{\"id\":2}]}"));
+
+    RecordingSink sink =
+        RestFixture.read(
+            dump("{type: json_link, next_at: /next}", ", other_origins: refuse"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "abort");
+    assertThat(sink.abortReason().orElseThrow())
+        .contains(other.url() + "/m")
+        .contains("sources.rest.lab.auth.other_origins is refuse");
+    assertThat(other.requests()).isEmpty();
   }
 
   @Test

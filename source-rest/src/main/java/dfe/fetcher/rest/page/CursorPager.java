@@ -107,10 +107,18 @@ record CursorPager(boolean fromBody, String from, Into into, String target) impl
     } else {
       token = page.headers().firstValue(from);
     }
-    return token.filter(t -> !t.isEmpty()).map(this::placed);
+    if (token.isEmpty() || token.get().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(placed(token.get()));
   }
 
-  private NextPage placed(String token) {
+  private NextPage placed(String token) throws SourceException {
+    if (into == Into.PATH && (token.equals(".") || token.equals(".."))) {
+      // A dot segment would name the endpoint's path or its parent, not a page of it.
+      throw new SourceException(
+          "paginate.into: path: the cursor is a dot segment ('.' or '..'), which is no page");
+    }
     return switch (into) {
       case QUERY -> new WithQuery(Map.of(target, token));
       case BODY -> new WithBodyField(target, token);

@@ -3,6 +3,7 @@ package dfe.fetcher.rest.page;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -12,6 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.profile.Endpoint;
@@ -336,7 +339,25 @@ final class PageDecoding {
       rows.accept(RawRecord.of(TREE.writeValueAsBytes(item)));
       count++;
     }
-    return new Page(count, Optional.of(tree));
+    return new Page(count, Optional.of(withoutRows(tree, at)));
+  }
+
+  /**
+   * The held tree as the streamed one reads ({@link JsonAtRows}): the rows array left out (a null
+   * in its place in an array), so a pager or {@code stop_when} sees the same body either way.
+   */
+  private static JsonNode withoutRows(JsonNode tree, String at) {
+    JsonPointer pointer = JsonPointer.compile(at);
+    if (pointer.matches()) {
+      return TREE.nullNode();
+    }
+    JsonNode parent = tree.at(pointer.head());
+    if (parent instanceof ObjectNode object) {
+      object.remove(pointer.last().getMatchingProperty());
+    } else if (parent instanceof ArrayNode array && pointer.last().getMatchingIndex() >= 0) {
+      array.set(pointer.last().getMatchingIndex(), TREE.nullNode());
+    }
+    return tree;
   }
 
   private static Page document(JsonNode tree, String where, Rows rows)
