@@ -21,6 +21,9 @@ mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 base=localhost/dfe-debian-jre:bookworm
 build=localhost/dfe-debian-build:bookworm
 image=localhost/dfe-fetcher:local
+# The build runs its RUN steps with chroot isolation (no namespaces needed, so it works inside
+# a sandbox that is itself a container); BUILD_ISOLATION=oci to use the OCI runtime instead.
+isolation="${BUILD_ISOLATION:-chroot}"
 podman=(podman)
 if [[ -n "${PODMAN_OPTS:-}" ]]; then
   # shellcheck disable=SC2206 # options, meant to split
@@ -55,7 +58,7 @@ if ! "${podman[@]}" image exists "$build"; then
 fi
 
 step "podman build $image"
-"${podman[@]}" build --network host \
+"${podman[@]}" build --network host --isolation "$isolation" \
   --build-arg BASE_IMAGE="$base" --build-arg BUILD_IMAGE="$build" \
   -t "$image" -f "$root/Dockerfile" "$root"
 
@@ -77,17 +80,33 @@ for _ in $(seq 1 60); do
   sleep 1
 done
 step "checks"
-curl -sf http://127.0.0.1:19190/livez
-curl -sf http://127.0.0.1:19190/readyz
-"${podman[@]}" healthcheck run "$name" && echo "healthcheck: healthy"
+failed=0
+check() {
+  local what="$1"
+  shift
+  if "$@"; then
+    echo "ok: $what"
+  else
+    echo "FAILED: $what" >&2
+    failed=1
+  fi
+}
+check "/livez answers 200" curl -sf -o /dev/null http://127.0.0.1:19190/livez
+check "/readyz answers 200" curl -sf -o /dev/null http://127.0.0.1:19190/readyz
+check "the HEALTHCHECK passes" "${podman[@]}" healthcheck run "$name"
 echo "runs as: $("${podman[@]}" exec "$name" id)"
+check "runs as uid 10001" test "$("${podman[@]}" exec "$name" id -u)" = 10001
+check "the root file system is read-only" \
+  bash -c "! ${podman[*]} exec $name touch /opt/dfe-fetcher/x 2>/dev/null"
 sleep 5
-curl -sf http://127.0.0.1:19190/metrics | grep '^dfe_fetcher_snapshots_total' 
-ls -R "$state" | head -20
-if "${podman[@]}" exec "$name" touch /opt/dfe-fetcher/x 2>/dev/null; then
-  echo "the root file system is writable" >&2
+curl -sf http://127.0.0.1:19190/metrics | grep '^dfe_fetcher_snapshots_total' || true
+check "checkpoints written to the state volume" \
+  bash -c "ls '$state/state/file-output/' | grep -q '^example\\.inventory\\.hosts\\.json$'"
+check "the file output landed in the state volume" test -s "$state/landing/inventory-hosts_land.ndjson"
+"${podman[@]}" logs "$name" 2>&1 | tail -5
+"${podman[@]}" images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E 'dfe-' || true
+if ((failed)); then
+  echo "build-local: image $image built; some checks FAILED" >&2
   exit 1
 fi
-echo "root file system: read-only"
-"${podman[@]}" logs "$name" 2>&1 | tail -5
 echo "build-local: image $image built and checked"
