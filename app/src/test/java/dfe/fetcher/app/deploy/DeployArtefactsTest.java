@@ -324,6 +324,20 @@ class DeployArtefactsTest {
     assertThat(result.both())
         .as("what systemd-analyze said of the unit")
         .doesNotContain("dfe-fetcher.service");
+    // The exposure score systemd computes from the sandboxing (0 best, 10 worst): at most 2.5.
+    Result security =
+        DeployTools.run(
+            unit.getParent(),
+            List.of(
+                analyze.toString(),
+                "security",
+                "--offline=yes",
+                "--threshold=25",
+                "--no-pager",
+                unit.toString()));
+    assertThat(security.exitCode()).as(security.both()).isZero();
+    assertThat(security.out())
+        .containsPattern("Overall exposure level for dfe-fetcher.service: [0-2]\\.");
     String text = Files.readString(unit);
     assertThat(text)
         .contains(
@@ -386,6 +400,10 @@ class DeployArtefactsTest {
   @Test
   void theComposeFileRunsTheExampleConfigurationOnItsBroker() throws Exception {
     Path compose = DEPLOY.resolve("compose/compose.yaml");
+    Path dockerCompose = DeployTools.require("docker-compose", "docker-compose");
+    DeployTools.succeeds(
+        compose.getParent(),
+        List.of(dockerCompose.toString(), "-f", compose.toString(), "config", "-q"));
     JsonNode services = YAML.readTree(compose.toFile()).path("services");
     assertThat(iterable(services.fieldNames())).contains("kafka", "postgres", "fetcher", "apply");
     JsonNode fetcher = services.path("fetcher");
