@@ -183,7 +183,9 @@ class DeployArtefactsTest {
             "Deployment/dfe-fetcher",
             "Service/dfe-fetcher-metrics",
             "PodDisruptionBudget/dfe-fetcher",
-            "ServiceMonitor/dfe-fetcher");
+            "ServiceMonitor/dfe-fetcher",
+            "Probe/dfe-fetcher-readyz",
+            "PrometheusRule/dfe-fetcher");
     JsonNode deployment = byKind.get("Deployment/dfe-fetcher");
     JsonNode spec = deployment.path("spec");
     assertThat(spec.path("replicas").asInt()).as("one replica per configuration").isEqualTo(1);
@@ -244,6 +246,25 @@ class DeployArtefactsTest {
     JsonNode monitor = byKind.get("ServiceMonitor/dfe-fetcher").path("spec");
     assertThat(monitor.path("endpoints").get(0).path("port").asText()).isEqualTo("metrics");
     assertThat(monitor.path("endpoints").get(0).path("path").asText()).isEqualTo("/metrics");
+
+    // The monitoring objects give the alert rules the jobs they read, and carry the same rules.
+    String rulesText = Files.readString(RULES);
+    String jobLabel = monitor.path("jobLabel").asText();
+    String job =
+        byKind
+            .get("Service/dfe-fetcher-metrics")
+            .path("metadata")
+            .path("labels")
+            .path(jobLabel)
+            .asText();
+    assertThat(rulesText).contains("up{job=\"" + job + "\"}");
+    JsonNode probe = byKind.get("Probe/dfe-fetcher-readyz").path("spec");
+    assertThat(rulesText).contains("probe_success{job=\"" + probe.path("jobName").asText() + "\"}");
+    assertThat(probe.path("targets").path("staticConfig").path("static").get(0).asText())
+        .isEqualTo("http://dfe-fetcher-metrics.dfe-fetcher.svc:9090/readyz");
+    assertThat(byKind.get("PrometheusRule/dfe-fetcher").path("spec").path("groups"))
+        .as("the PrometheusRule's groups are deploy/prometheus/dfe-fetcher.rules.yaml's")
+        .isEqualTo(YAML.readTree(RULES.toFile()).path("groups"));
 
     // The configuration in the ConfigMap loads with the image's overrides, its file: secrets
     // pointing at the Secret's keys.
