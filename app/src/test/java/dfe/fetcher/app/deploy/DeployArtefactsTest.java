@@ -6,13 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.sun.net.httpserver.HttpServer;
 import dfe.fetcher.app.deploy.DeployTools.Result;
+import dfe.fetcher.app.health.HealthServer;
 import dfe.fetcher.core.metrics.MetricNames;
+import dfe.fetcher.runtime.metrics.FetcherMetrics;
 import dfe.fetcher.runtime.service.FetcherService;
 import dfe.fetcher.source.config.ConfigException;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -416,6 +420,40 @@ class DeployArtefactsTest {
         .containsEntry("DFE_FETCHER_CURSOR__DIRECTORY", "/var/lib/dfe-fetcher/state")
         .containsEntry("DFE_FETCHER_METRICS__ADDRESS", "0.0.0.0:9090");
     checkConfig(ROOT.resolve("config.example.yaml"), environment);
+  }
+
+  @Test
+  void theHealthCheckScriptPassesOnLivezAndFailsOtherwise() throws Exception {
+    Path bash = DeployTools.require("bash", "bash");
+    Path script = DEPLOY.resolve("container/livez.sh");
+    try (HealthServer health =
+        HealthServer.start("127.0.0.1", 0, new FetcherMetrics(), () -> false)) {
+      // Not ready (the output unreachable) is still alive.
+      assertThat(livez(bash, script, "0.0.0.0:" + health.port()).exitCode()).isZero();
+    }
+    HttpServer failing = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    failing.createContext(
+        "/",
+        exchange -> {
+          exchange.sendResponseHeaders(503, -1);
+          exchange.close();
+        });
+    failing.start();
+    int port = failing.getAddress().getPort();
+    try {
+      assertThat(livez(bash, script, "127.0.0.1:" + port).exitCode()).isEqualTo(1);
+    } finally {
+      failing.stop(0);
+    }
+    // Nothing listens there any more.
+    assertThat(livez(bash, script, "127.0.0.1:" + port).exitCode()).isEqualTo(1);
+  }
+
+  private static Result livez(Path bash, Path script, String address) throws Exception {
+    return DeployTools.run(
+        script.getParent(),
+        List.of(bash.toString(), script.toString()),
+        Map.of("DFE_FETCHER_METRICS__ADDRESS", address));
   }
 
   @Test
