@@ -147,7 +147,7 @@ class DashboardQueriesTest {
     String base = "http://127.0.0.1:" + prometheusPort;
 
     // Wait until Prometheus has scraped a few times and the REST unit has been throttled.
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (true) {
       JsonNode throttled =
           queryOrNull(base, "increase(dfe_fetcher_rest_throttled_total[30s])", log);
@@ -161,7 +161,7 @@ class DashboardQueriesTest {
       }
       if (System.nanoTime() > deadline) {
         fail(
-            "Prometheus did not scrape the fetcher's REST series in 60 s; its log:%n%s",
+            "Prometheus did not scrape the fetcher's REST series in 120 s; its log:%n%s",
             Files.readString(log));
       }
       Thread.sleep(500);
