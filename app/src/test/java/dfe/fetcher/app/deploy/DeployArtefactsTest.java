@@ -486,6 +486,14 @@ class DeployArtefactsTest {
             services.path("kafka").path("environment").path("KAFKA_ADVERTISED_LISTENERS").asText())
         .isEqualTo("PLAINTEXT://" + bootstrap);
 
+    // snapshots apply takes a secret --db-property only as env:NAME; its entry point sets it.
+    JsonNode apply = services.path("apply");
+    List<String> applyArguments = new ArrayList<>();
+    apply.path("command").forEach(argument -> applyArguments.add(argument.asText()));
+    assertThat(applyArguments).contains("--db-property=password=env:PGPASS");
+    assertThat(apply.path("entrypoint").get(2).asText())
+        .contains("PGPASS=\"$$(cat /run/secrets/postgres-password)\"");
+
     Map<String, String> environment = dockerfileEnvironment();
     fetcher
         .path("environment")
