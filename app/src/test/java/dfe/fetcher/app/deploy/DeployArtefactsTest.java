@@ -79,6 +79,25 @@ class DeployArtefactsTest {
   }
 
   @Test
+  void promtoolAcceptsTheExampleConfigurationWithTheJobsTheRulesRead() throws Exception {
+    Path promtool = DeployTools.require("promtool", "prometheus");
+    Path config = RULES.resolveSibling("prometheus.yml");
+    Result result =
+        DeployTools.succeeds(
+            config.getParent(), List.of(promtool.toString(), "check", "config", config.toString()));
+    assertThat(result.both()).contains(" is valid prometheus config file syntax", "rules found");
+    Set<String> jobs = new TreeSet<>();
+    for (JsonNode job : YAML.readTree(config.toFile()).path("scrape_configs")) {
+      jobs.add(job.path("job_name").asText());
+    }
+    String rules = Files.readString(RULES);
+    for (String job : jobs) {
+      assertThat(rules).contains("{job=\"" + job + "\"}");
+    }
+    assertThat(jobs).containsExactly("dfe-fetcher", "dfe-fetcher-readyz");
+  }
+
+  @Test
   void promtoolUnitTestsPassAndCoverEveryAlert() throws Exception {
     Path promtool = DeployTools.require("promtool", "prometheus");
     Result result =
