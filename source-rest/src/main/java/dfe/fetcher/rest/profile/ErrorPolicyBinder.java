@@ -132,7 +132,10 @@ final class ErrorPolicyBinder {
             item,
             at,
             "must be an HTTP error status from 400 to 599, e.g. 404, not "
-                + (item instanceof YamlNode.Scalar scalar ? scalar.text() : item.description()));
+                + (item instanceof YamlNode.Scalar scalar
+                        && scalar.kind() == YamlNode.ScalarKind.INTEGER
+                    ? scalar.text()
+                    : item.description()));
       }
     }
     return Optional.of(statuses);

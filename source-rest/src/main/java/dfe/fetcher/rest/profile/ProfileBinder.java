@@ -154,7 +154,7 @@ public final class ProfileBinder {
     Section rate = connection.section("rate", ProfileKeys.CONNECTION_RATE_KEYS);
     OptionalDouble perSec = rate(rate);
     int burst = rate.smallInteger("burst", 1, 1, 10_000);
-    if (perSec.isEmpty() && rate.node("burst").isPresent()) {
+    if (rate.node("requests_per_sec").isEmpty() && rate.node("burst").isPresent()) {
       rate.report("burst", "applies with requests_per_sec only");
     }
     OptionalLong concurrent = connection.integer("max_concurrent_requests", 1, 1_000);
