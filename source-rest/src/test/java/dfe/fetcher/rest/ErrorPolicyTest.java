@@ -76,6 +76,16 @@ class ErrorPolicyTest {
   }
 
   @Test
+  void aThrottleIsWaitedOutWhateverRetryOnSays() throws Exception {
+    server.on("/assets", json(429, "{}", "Retry-After", "0"), ok("[{\"id\":1}]"));
+
+    RecordingSink sink = read(dump("{retry_on: [503]}", ""), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "end");
+    assertThat(server.paths()).containsExactly("/assets", "/assets");
+  }
+
+  @Test
   void aStatusOfNeverRetryIsNotTriedAgainThoughTheDefaultsWould() throws Exception {
     server.on("/assets", json(503, "{\"message\":\"maintenance\"}"), ok("[{\"id\":1}]"));
 

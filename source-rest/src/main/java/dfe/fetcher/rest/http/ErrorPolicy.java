@@ -11,7 +11,8 @@ import java.util.TreeSet;
  * endpoint's over it key by key. Redirects and the one token refresh on a 401 come first and are
  * not part of it.
  *
- * @param retryOn the statuses tried again; empty for the default, 408, 429 and every 5xx
+ * @param retryOn the statuses tried again after a back-off; empty for the default, 408, 429 and
+ *     every 5xx. A throttle is waited out whether or not its status is here
  * @param neverRetry statuses never tried again, whatever {@code retryOn} or a throttle says
  * @param ignoreStatus statuses that mean "nothing here": a listing's first request answering one is
  *     an empty, final page

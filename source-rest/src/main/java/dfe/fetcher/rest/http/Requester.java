@@ -208,16 +208,18 @@ public final class Requester {
               InputStream.nullInputStream(),
               new StallGuard(InputStream.nullInputStream(), endpoint.timeoutSecs(), watchdog));
         }
-        ErrorBody errorBody =
-            errors.throttleWhen().isPresent() || endpoint.errorAt().isPresent()
-                ? readErrorBody(target, response, endpoint, cancellation)
-                : ErrorBody.unread(response);
+        // Read only when a throttle_when needs it, or below when the request fails and error_at
+        // quotes it: a retried answer's body is not waited for.
+        Optional<ErrorBody> read =
+            errors.throttleWhen().isPresent()
+                ? Optional.of(readErrorBody(target, response, endpoint, cancellation))
+                : Optional.empty();
         boolean throttle =
             status == 429
                 || (status == 403 && (limits.exhausted() || limits.retryAfter().isPresent()))
                 || errors
                     .throttleWhen()
-                    .filter(condition -> condition.holds(status, errorBody.bytes()))
+                    .filter(condition -> condition.holds(status, read.get().bytes()))
                     .isPresent();
         if (throttle) {
           metrics.increment(MetricNames.REST_THROTTLED, call.source(), Map.of());
@@ -228,6 +230,9 @@ public final class Requester {
                 : errors.retries(status) && errors.retriesMethod(method);
         String answered = described + " answered " + status + (throttle ? THROTTLE : "");
         if (again) {
+          if (read.isEmpty()) {
+            close(response);
+          }
           if (retries >= retry.maxRetries()) {
             throw new SourceException(answered + RetryPolicy.gaveUp(retries));
           }
@@ -257,6 +262,12 @@ public final class Requester {
           retries++;
           continue;
         }
+        ErrorBody errorBody =
+            read.isPresent()
+                ? read.get()
+                : endpoint.errorAt().isPresent()
+                    ? readErrorBody(target, response, endpoint, cancellation)
+                    : ErrorBody.unread(response);
         String notRetried;
         if (errors.neverRetry().contains(status)) {
           notRetried = "; not retried (errors.never_retry)";
