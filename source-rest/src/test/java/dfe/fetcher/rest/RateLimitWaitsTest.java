@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -249,6 +250,85 @@ class RateLimitWaitsTest {
       assertThat(read.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
     }
     assertThat(server.paths()).hasSize(1);
+  }
+
+  @Test
+  void aPageSayingTheQuotaIsSpentMakesTheNextRequestWaitForTheResetInsteadOfBeingRefused()
+      throws Exception {
+    ConcurrentLinkedQueue<Long> arrivals = new ConcurrentLinkedQueue<>();
+    server.on(
+        "/assets",
+        exchange -> {
+          arrivals.add(System.nanoTime());
+          ok(
+                  "[{\"id\":1}]",
+                  "X-RateLimit-Remaining",
+                  "0",
+                  "X-RateLimit-Reset",
+                  epoch(NOW.plusSeconds(1)),
+                  "Link",
+                  next("/p2"))
+              .answer(exchange);
+        });
+    server.on(
+        "/p2",
+        exchange -> {
+          arrivals.add(System.nanoTime());
+          ok("[{\"id\":2}]", "X-RateLimit-Remaining", "4999").answer(exchange);
+        });
+
+    RecordingSink sink = read(pagedDump());
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "row", "end");
+    assertThat(server.paths()).containsExactly("/assets", "/p2");
+    assertThat(logs.texts())
+        .anyMatch(
+            line ->
+                line.startsWith("event=rest_quota_wait unit=lab.assets")
+                    && line.endsWith("header=X-RateLimit-Reset wait_ms=1000"));
+    List<Long> at = List.copyOf(arrivals);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(at.get(1) - at.get(0))).isGreaterThanOrEqualTo(900);
+  }
+
+  @Test
+  void aSpentQuotaResettingBeyondMaxRetryWaitFailsTheNextRequestBeforeItIsSent() throws Exception {
+    server.on(
+        "/assets",
+        ok(
+            "[{\"id\":1}]",
+            "X-Rate-Limit-Remaining",
+            "0",
+            "X-Rate-Limit-Reset",
+            epoch(NOW.plus(Duration.ofHours(1))),
+            "Link",
+            next("/p2")));
+    server.on("/p2", ok("[]"));
+
+    RecordingSink sink = read(pagedDump());
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "abort");
+    assertThat(sink.abortReason())
+        .hasValue(
+            "lab.assets: GET "
+                + server.url()
+                + "/p2 not sent: the API's last answer said its quota is spent until"
+                + " 2026-12-01T09:00:00Z (X-Rate-Limit-Reset), 3600s away, beyond"
+                + " retry.max_retry_wait_secs 120");
+    assertThat(server.paths()).containsExactly("/assets");
+  }
+
+  private RestConnection pagedDump() {
+    return RestFixture.connection(
+        """
+        topic: lab
+        profile:
+          base_url: "%s"
+          retry: {max_retries: 3, initial_backoff_ms: 1, max_backoff_ms: 5, max_retry_wait_secs: 120}
+          endpoints:
+            - {unit: assets, shape: dump, path: /assets, rows: {decoder: json_array},
+               paginate: {type: link_header}}
+        """
+            .formatted(server.url()));
   }
 
   @Test

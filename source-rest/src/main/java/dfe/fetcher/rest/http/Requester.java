@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.GZIPInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,9 +46,10 @@ import org.slf4j.LoggerFactory;
  * It follows redirects within {@code base_url}'s origin, fetches a fresh OAuth2 token once on a
  * 401, and fails on everything else. A profile header whose name carries a credential ({@link
  * HeaderNames#carriesCredentials}) goes, as the credentials do, only to {@code base_url}'s origin.
- * Every request first passes the connection's {@link BudgetGate}. Every exchange is registered with
- * the tick's {@link Cancellation} and every wait sleeps through it, so a stop ends a request or a
- * wait at once.
+ * After a 2xx answer that said the quota is spent, the next request on the origin waits for the
+ * reset first. Every request passes the connection's {@link BudgetGate}. Every exchange is
+ * registered with the tick's {@link Cancellation} and every wait sleeps through it, so a stop ends
+ * a request or a wait at once.
  *
  * <p>Redirects to another origin are refused rather than followed without credentials: a redirect
  * is the API's own answer, and landing whatever another host returns for it would be guessing.
@@ -79,6 +81,12 @@ public final class Requester {
   private final ScheduledExecutorService watchdog;
   private final SourceMetrics metrics;
   private final BudgetGate budget;
+
+  /**
+   * When a 2xx answer said the quota is spent, when it resets: the next request of any unit on this
+   * origin (they share the credentials the quota is counted on) waits until then.
+   */
+  private final AtomicReference<RateLimitHeaders.Reset> quotaSpentUntil = new AtomicReference<>();
 
   /**
    * @param budget the connection's {@code rate} and {@code max_concurrent_requests}, shared with
@@ -127,6 +135,7 @@ public final class Requester {
     boolean refreshed = false;
     while (true) {
       call.rate().acquire(cancellation);
+      awaitQuota(call, method + " " + authorizer.describe(target), cancellation);
       BudgetGate.Slot slot = budget.enter(call.source(), cancellation);
       boolean handedOn = false;
       try {
@@ -161,6 +170,7 @@ public final class Requester {
             .remaining()
             .ifPresent(left -> metrics.set(MetricNames.API_QUOTA_REMAINING, call.source(), left));
         if (status / 100 == 2) {
+          noteQuota(limits);
           Response answer = response(target, response, endpoint, slot);
           handedOn = true;
           return answer;
@@ -289,6 +299,52 @@ public final class Requester {
         }
       }
     }
+  }
+
+  /** Remembers a spent quota's reset from a 2xx answer, or forgets it once quota is left. */
+  private void noteQuota(RateLimitHeaders limits) {
+    if (limits.exhausted() && limits.reset().isPresent()) {
+      quotaSpentUntil.set(limits.reset().get());
+    } else if (limits.remaining().isPresent()) {
+      quotaSpentUntil.set(null);
+    }
+  }
+
+  /**
+   * Waits until the reset of a quota a 2xx answer said is spent, rather than send a request that
+   * would be refused; fails when that is beyond {@code retry.max_retry_wait_secs}.
+   */
+  private void awaitQuota(Call call, String described, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    RateLimitHeaders.Reset reset = quotaSpentUntil.get();
+    if (reset == null) {
+      return;
+    }
+    Duration wait = Duration.between(clock.instant(), reset.at());
+    if (wait.isNegative() || wait.isZero()) {
+      quotaSpentUntil.compareAndSet(reset, null);
+      return;
+    }
+    if (wait.compareTo(Duration.ofSeconds(retry.maxRetryWaitSecs())) > 0) {
+      throw new SourceException(
+          described
+              + " not sent: the API's last answer said its quota is spent until "
+              + reset.at()
+              + " ("
+              + reset.header()
+              + "), "
+              + wait.toSeconds()
+              + "s away, beyond retry.max_retry_wait_secs "
+              + retry.maxRetryWaitSecs());
+    }
+    LOG.info(
+        "event=rest_quota_wait unit={} request=\"{}\" header={} wait_ms={}",
+        call.source(),
+        described,
+        reset.header(),
+        wait.toMillis());
+    cancellation.sleep(wait);
+    quotaSpentUntil.compareAndSet(reset, null);
   }
 
   private HttpRequest request(
