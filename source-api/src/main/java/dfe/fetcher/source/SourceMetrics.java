@@ -26,4 +26,10 @@ public interface SourceMetrics {
 
   /** Records a duration in the histogram {@code name{source}}. */
   void observeSeconds(String name, String source, double seconds);
+
+  /**
+   * Sets the gauge {@code name{source}} to {@code value} (what an API says is left of its quota).
+   * Reports nothing unless the runtime keeps gauges.
+   */
+  default void set(String name, String source, double value) {}
 }

@@ -5,6 +5,7 @@ import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Authorizer;
 import dfe.fetcher.rest.auth.Origin;
+import dfe.fetcher.rest.http.BudgetGate;
 import dfe.fetcher.rest.http.RateLimit;
 import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.page.Listing;
@@ -24,8 +25,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * An opened REST instance: one HTTP client (HTTP/1.1 and 2, no automatic redirects: {@link
  * Requester} follows them within the base origin), one watchdog thread for stalled bodies, one
  * requester and credential cache per origin the units' {@code base_url}s name (one for a {@code
- * base_url} without {@code {{ unit.name }}} in its host), and a source per enabled endpoint, each
- * with its own rate limit for its life.
+ * base_url} without {@code {{ unit.name }}} in its host), one {@link BudgetGate} all of them share
+ * (the instance's {@code rate} and {@code max_concurrent_requests}), and a source per enabled
+ * endpoint, each with its own rate limit for its life.
  */
 final class OpenRestConnection implements OpenConnection {
 
@@ -52,6 +54,7 @@ final class OpenRestConnection implements OpenConnection {
             .followRedirects(HttpClient.Redirect.NEVER);
     connection.credentials().reach().configure(clientBuilder);
     HttpClient client = clientBuilder.build();
+    BudgetGate budget = connection.budget().open(connection.id());
     for (Endpoint endpoint : connection.endpoints()) {
       if (!endpoint.enabled()) {
         continue;
@@ -75,7 +78,8 @@ final class OpenRestConnection implements OpenConnection {
                       connection.retry(),
                       runtime.clock(),
                       watchdog,
-                      runtime.metrics()));
+                      runtime.metrics(),
+                      budget));
       String source = connection.id() + "." + endpoint.unit();
       Listing listing =
           new Listing(

@@ -4,6 +4,7 @@ import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.DurationText;
 import dfe.fetcher.rest.profile.Endpoint;
@@ -33,6 +34,8 @@ import java.util.OptionalDouble;
  * @param headers sent with every request of every endpoint
  * @param retry how failed requests are tried again
  * @param requestsPerSec the rate every request of a unit shares; empty for no limit
+ * @param budget the instance's {@code rate} and {@code max_concurrent_requests}, which all its
+ *     units share
  * @param credentials how requests authenticate
  * @param endpoints one per unit, in profile order
  */
@@ -44,6 +47,7 @@ public record RestConnection(
     Map<String, Template> headers,
     RetryPolicy retry,
     OptionalDouble requestsPerSec,
+    ConnectionBudget budget,
     Credentials credentials,
     List<Endpoint> endpoints)
     implements SourceConnection {
@@ -56,6 +60,7 @@ public record RestConnection(
     headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     Objects.requireNonNull(retry, "retry");
     Objects.requireNonNull(requestsPerSec, "requestsPerSec");
+    Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(credentials, "credentials");
     endpoints = List.copyOf(endpoints);
   }

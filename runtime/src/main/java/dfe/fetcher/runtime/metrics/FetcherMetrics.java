@@ -7,6 +7,7 @@ import dfe.fetcher.runtime.tick.TickMetrics;
 import dfe.fetcher.source.SourceMetrics;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Map;
@@ -34,6 +35,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   private final Counter restRetries;
   private final Counter restThrottled;
   private final Histogram restRequestDuration;
+  private final Gauge apiQuotaRemaining;
+  private final Counter restCredentialsWithheld;
 
   public FetcherMetrics() {
     this(new PrometheusRegistry());
@@ -139,6 +142,18 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
             .labelNames("source")
             .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
             .register(registry);
+    apiQuotaRemaining =
+        Gauge.builder()
+            .name(MetricNames.API_QUOTA_REMAINING)
+            .help("Requests the API says are left in its rate-limit window, as last reported")
+            .labelNames("source")
+            .register(registry);
+    restCredentialsWithheld =
+        Counter.builder()
+            .name(MetricNames.REST_CREDENTIALS_WITHHELD)
+            .help("Requests a REST unit sent without credentials (or refused) to another origin")
+            .labelNames("source")
+            .register(registry);
   }
 
   /**
@@ -183,6 +198,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
           restRequests.labelValues(source, labels.getOrDefault("status_class", "error")).inc();
       case MetricNames.REST_RETRIES -> restRetries.labelValues(source).inc();
       case MetricNames.REST_THROTTLED -> restThrottled.labelValues(source).inc();
+      case MetricNames.REST_CREDENTIALS_WITHHELD ->
+          restCredentialsWithheld.labelValues(source).inc();
       default -> {
         // Not registered by this build.
       }
@@ -193,6 +210,14 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   public void observeSeconds(String name, String source, double seconds) {
     if (name.equals(MetricNames.REST_REQUEST_DURATION)) {
       restRequestDuration.labelValues(source).observe(seconds);
+    }
+  }
+
+  /** A source's gauges (a REST unit's quota left); a name this build does not keep is ignored. */
+  @Override
+  public void set(String name, String source, double value) {
+    if (name.equals(MetricNames.API_QUOTA_REMAINING)) {
+      apiQuotaRemaining.labelValues(source).set(value);
     }
   }
 
@@ -282,6 +307,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.CHECKPOINT_COMMITS -> checkpointCommits.labelValues(labelValues).get();
       case MetricNames.TICK_FAILURES -> tickFailures.labelValues(labelValues).get();
       case MetricNames.FILES_SKIPPED -> filesSkipped.labelValues(labelValues).get();
+      case MetricNames.REST_CREDENTIALS_WITHHELD ->
+          restCredentialsWithheld.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no counter named " + name);
     };
   }

@@ -37,7 +37,9 @@ import java.util.Set;
  *   <li>the next request (a link, a token, a page) was already made in this listing: a loop;
  *   <li>{@code max_pages} pages were read and the pager still has a next one: nothing the API says
  *       ({@code has_more}, totals) lifts the bound;
- *   <li>{@code fail_when} holds for a page, checked before any of its rows is handed on.
+ *   <li>{@code fail_when} holds for a page, checked before any of its rows is handed on;
+ *   <li>a page after the first answers a status of {@code errors.ignore_status}, which ends a
+ *       listing normally, with no rows, only on its first request.
  * </ul>
  */
 public final class Listing {
@@ -144,6 +146,22 @@ public final class Listing {
                 new Requester.Call(source, endpoint, uri, headers, body, rate), cancellation);
       } catch (SourceException e) {
         throw new SourceException(source + ": " + e.getMessage(), e);
+      }
+      if (response.ignored()) {
+        response.close();
+        if (page == 1) {
+          return new Listed(page, Optional.empty());
+        }
+        throw new SourceException(
+            source
+                + ": "
+                + described
+                + " answered "
+                + response.status()
+                + " on page "
+                + page
+                + ": errors.ignore_status makes only a listing's first page empty; a later page"
+                + " answering it would cut the listing short, so it fails");
       }
       Pager.Page read;
       try (response;

@@ -1,6 +1,7 @@
 package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.source.config.ConfigOrigin;
@@ -36,6 +37,8 @@ import java.util.Set;
  * @param timeoutSecs a request's bound until its response starts, and on any stall in its body
  * @param failWhen a CEL condition over {@code body} that makes a 2xx page an error
  * @param errorAt a JSON pointer to the error text of a non-2xx body
+ * @param errors what a non-2xx answer means: the profile's {@code errors} with the endpoint's over
+ *     it
  * @param window a tail endpoint's window
  * @param origin where the unit is named; for messages only, no part of {@link #equals}
  * @param path where the unit is named, as a config path
@@ -59,6 +62,7 @@ public record Endpoint(
     int timeoutSecs,
     Optional<String> failWhen,
     Optional<String> errorAt,
+    ErrorPolicy errors,
     Optional<WindowSpec> window,
     ConfigOrigin origin,
     String configPath) {
@@ -81,6 +85,7 @@ public record Endpoint(
     Objects.requireNonNull(pager, "pager");
     Objects.requireNonNull(failWhen, "failWhen");
     Objects.requireNonNull(errorAt, "errorAt");
+    Objects.requireNonNull(errors, "errors");
     Objects.requireNonNull(window, "window");
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(configPath, "configPath");
@@ -121,6 +126,7 @@ public record Endpoint(
         timeoutSecs,
         failWhen,
         errorAt,
+        errors,
         window,
         configPath);
   }

@@ -3,6 +3,7 @@ package dfe.fetcher.rest.profile;
 import dfe.fetcher.core.filter.FilterCompileException;
 import dfe.fetcher.core.filter.RowFilter;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.JsonPointerSetting;
 import dfe.fetcher.rest.page.Pager;
@@ -19,7 +20,8 @@ import java.util.Set;
 /**
  * Binds a profile's {@code endpoints}, one unit each, with the instance's overrides under {@code
  * units} applied: method and body, path, query and headers as templates, the decoder, the pager,
- * the bounds, {@code fail_when}, and a tail endpoint's window.
+ * the bounds, {@code fail_when}, the error policy ({@code errors}, over the profile's), and a tail
+ * endpoint's window.
  */
 final class EndpointBinder {
 
@@ -40,17 +42,19 @@ final class EndpointBinder {
   }
 
   List<Endpoint> bind(Section profile) {
+    ErrorPolicyBinder.Settings profileErrors =
+        ErrorPolicyBinder.profile(profile.section("errors", ProfileKeys.ERRORS_KEYS));
     return UnitNames.bindEach(
         profile,
         "endpoints",
         "endpoint",
         ProfileKeys.ENDPOINT_KEYS,
         "profile",
-        this::endpoint,
+        endpoint -> endpoint(endpoint, profileErrors),
         Endpoint::unit);
   }
 
-  private Endpoint endpoint(Section endpoint) {
+  private Endpoint endpoint(Section endpoint, ErrorPolicyBinder.Settings profileErrors) {
     String unit = endpoint.requiredName("unit");
     Section override =
         overrides.getOrDefault(
@@ -132,6 +136,9 @@ final class EndpointBinder {
     Optional<String> failWhen = endpoint.string("fail_when");
     failWhen.ifPresent(condition -> checkFailWhen(endpoint, condition, decoder));
     Optional<String> errorAt = JsonPointerSetting.read(endpoint, "error_at");
+    ErrorPolicy errors =
+        ErrorPolicyBinder.endpoint(
+            profileErrors, endpoint.section("errors", ProfileKeys.ERRORS_KEYS), method);
     Optional<WindowSpec> window = window(endpoint, override, tail);
     Endpoint bound =
         new Endpoint(
@@ -153,6 +160,7 @@ final class EndpointBinder {
             timeout,
             failWhen,
             errorAt,
+            errors,
             window,
             endpoint.originOf("unit"),
             endpoint.pathOf("unit"));

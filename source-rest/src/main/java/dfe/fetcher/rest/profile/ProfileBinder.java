@@ -2,6 +2,7 @@ package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.rest.RestConnection;
 import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.Section;
@@ -15,14 +16,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * Binds one profile (shipped or inline) to one instance: every key and word checked, every template
  * checked against the variables defined where it is used, each problem reported at its {@code
  * FILE:LINE:COL} and path, all at once. This class binds the profile's top level ({@code vars},
- * {@code base_url}, {@code headers}, {@code retry}, {@code rate}); {@link CredentialsBinder} the
- * {@code auth}, {@link EndpointBinder} the endpoints, their pagers and windows.
+ * {@code base_url}, {@code headers}, {@code retry}, {@code rate}) and the instance's budget ({@code
+ * rate}, {@code max_concurrent_requests}); {@link CredentialsBinder} the {@code auth}, {@link
+ * EndpointBinder} the endpoints, their pagers and windows.
  */
 public final class ProfileBinder {
 
@@ -62,6 +66,7 @@ public final class ProfileBinder {
     Map<String, Template> headers = templates.headers(profile, common);
     RetryPolicy retry = retry(profile.section("retry", ProfileKeys.RETRY_KEYS));
     OptionalDouble rate = rate(profile.section("rate", ProfileKeys.RATE_KEYS));
+    ConnectionBudget budget = budget(connection);
     Section profileAuth = profile.section("auth", ProfileKeys.PROFILE_AUTH_KEYS);
     Credentials credentials = new CredentialsBinder(connection, context).bind(profileAuth);
     List<Endpoint> endpoints =
@@ -87,6 +92,7 @@ public final class ProfileBinder {
             headers,
             retry,
             rate,
+            budget,
             credentials,
             endpoints);
     if (baseUrl.isPresent()) {
@@ -138,6 +144,26 @@ public final class ProfileBinder {
       retry.report("max_backoff_ms", "must be at least initial_backoff_ms (" + initial + ")");
     }
     return new RetryPolicy(maxRetries, initial, max, wait);
+  }
+
+  /**
+   * The instance's {@code rate} ({@code requests_per_sec}, {@code burst}) and {@code
+   * max_concurrent_requests}, shared by all its units.
+   */
+  private static ConnectionBudget budget(Section connection) {
+    Section rate = connection.section("rate", ProfileKeys.CONNECTION_RATE_KEYS);
+    OptionalDouble perSec = rate(rate);
+    int burst = rate.smallInteger("burst", 1, 1, 10_000);
+    if (rate.node("requests_per_sec").isEmpty() && rate.node("burst").isPresent()) {
+      rate.report("burst", "applies with requests_per_sec only");
+    }
+    OptionalLong concurrent = connection.integer("max_concurrent_requests", 1, 1_000);
+    return new ConnectionBudget(
+        perSec,
+        burst,
+        concurrent.isPresent()
+            ? OptionalInt.of((int) concurrent.getAsLong())
+            : OptionalInt.empty());
   }
 
   private static OptionalDouble rate(Section rate) {

@@ -16,12 +16,15 @@ public final class ProfileKeys {
       List.of(
           "enabled", "max_pages", "max_page_bytes", "timeout_secs", "query", "lookback", "settle");
   public static final List<String> PROFILE_KEYS =
-      List.of("base_url", "vars", "auth", "headers", "retry", "rate", "endpoints");
+      List.of("base_url", "vars", "auth", "headers", "retry", "rate", "errors", "endpoints");
   public static final List<String> PROFILE_AUTH_KEYS =
       List.of("accepts", "header", "prefix", "query_param", "token_url", "scope");
   public static final List<String> RETRY_KEYS =
       List.of("max_retries", "initial_backoff_ms", "max_backoff_ms", "max_retry_wait_secs");
   public static final List<String> RATE_KEYS = List.of("requests_per_sec");
+  public static final List<String> ERRORS_KEYS =
+      List.of("retry_on", "never_retry", "ignore_status", "throttle_when", "retry_non_idempotent");
+  public static final List<String> CONNECTION_RATE_KEYS = List.of("requests_per_sec", "burst");
   public static final List<String> ENDPOINT_KEYS =
       List.of(
           "unit",
@@ -39,6 +42,7 @@ public final class ProfileKeys {
           "timeout_secs",
           "fail_when",
           "error_at",
+          "errors",
           "window");
   public static final List<String> ROWS_KEYS = List.of("decoder", "at", "allow_missing");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
