@@ -402,22 +402,22 @@ final class PageDecoding {
 
   private static Page csvRecords(Endpoint endpoint, InputStream body, String where, Rows rows)
       throws SourceException, IOException, InterruptedException {
-    CsvLines lines =
-        new CsvLines(
-            new BufferedReader(
-                new InputStreamReader(
-                    body,
-                    StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT))),
-            endpoint.maxPageBytes());
+    BufferedReader reader =
+        new BufferedReader(
+            new InputStreamReader(
+                body,
+                StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)));
+    reader.mark(1);
+    if (reader.read() != '\uFEFF') {
+      reader.reset();
+    }
+    CsvLines lines = new CsvLines(reader, endpoint.maxPageBytes());
     Optional<List<String>> header = lines.next(where);
     if (header.isEmpty()) {
       return new Page(0, Optional.empty());
-    }
-    if (!header.get().isEmpty() && header.get().get(0).startsWith("\uFEFF")) {
-      header.get().set(0, header.get().get(0).substring(1));
     }
     Set<String> names = new HashSet<>();
     for (String name : header.get()) {
