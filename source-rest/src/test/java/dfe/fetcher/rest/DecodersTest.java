@@ -373,4 +373,18 @@ class DecodersTest {
     assertThat(sink.abortReason().orElseThrow())
         .endsWith(": CSV record 2 has 1 fields, the header 2");
   }
+
+  @Test
+  void aDocumentWithTextAfterItsValueFailsThePage() throws Exception {
+    server.on("/v1/assets", ok("{\"id\":1} {\"id\":2}"));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: document}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason())
+        .hasValue(
+            "lab.assets: GET "
+                + server.url()
+                + "/v1/assets: the body is not valid JSON (at byte 9)");
+  }
 }

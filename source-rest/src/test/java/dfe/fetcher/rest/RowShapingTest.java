@@ -3,6 +3,8 @@ package dfe.fetcher.rest;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -170,6 +172,41 @@ class RowShapingTest {
     assertThat(sink.shape()).containsExactly("begin", "abort");
     assertThat(sink.abortReason().orElseThrow())
         .endsWith("row 0: a row built from it is longer than max_page_bytes 1024");
+  }
+
+  @Test
+  void addedFieldsOfATailEndpointReadTheWindowTheyWereLandedIn() throws Exception {
+    server.on("/v1/events", ok("{\"data\":[{\"id\":1}]}"));
+    RestConnection connection =
+        RestFixture.connection(
+            """
+            topic: lab
+            profile:
+              base_url: "%s"
+              endpoints:
+                - unit: events
+                  shape: tail
+                  path: /v1/events
+                  query: {since: "{{ window.start }}"}
+                  rows:
+                    decoder: json_at
+                    at: /data
+                    add_fields: {window: {from: "{{ window.start }}", to: "{{ window.end }}"}}
+                  window: {format: rfc3339_secs, lookback: 1h}
+            """
+                .formatted(server.url()));
+
+    RecordingSink sink =
+        RestFixture.read(
+            connection,
+            "events",
+            Optional.empty(),
+            new MutableClock(Instant.parse("2026-12-01T08:00:00.250Z")));
+
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"id\":1,\"window\":{\"from\":\"2026-12-01T07:00:00Z\","
+                + "\"to\":\"2026-12-01T08:00:00Z\"}}");
   }
 
   private static String at(String rows) {

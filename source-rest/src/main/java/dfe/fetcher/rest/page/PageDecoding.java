@@ -465,7 +465,9 @@ final class PageDecoding {
           where + ": the page is longer than max_page_bytes " + endpoint.maxPageBytes());
     }
     try {
-      JsonNode tree = TREE.readTree(bytes);
+      // Text after the document is an answer the decoder does not read, not one to cut short.
+      JsonNode tree =
+          TREE.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(bytes);
       if (tree == null || tree.isMissingNode()) {
         throw new SourceException(where + ": the body is empty, not JSON");
       }
