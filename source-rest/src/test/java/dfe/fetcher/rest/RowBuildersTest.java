@@ -111,6 +111,39 @@ class RowBuildersTest {
         .endsWith("row 0: the table has no rows array (builder columnar_table)");
   }
 
+  @Test
+  void aTableLongerThanMaxPageBytesFailsBeforeItIsHeldOrBuilt() throws Exception {
+    server.on(
+        "/v1/query",
+        ok(
+            "{\"tables\":[{\"columns\":[{\"name\":\"a\"}],\"rows\":["
+                + "[1],".repeat(400)
+                + "[2]]}]}"));
+    RecordingSink sink =
+        RestFixture.read(
+            RestFixture.connection(
+                """
+                topic: lab
+                profile:
+                  base_url: "%s"
+                  endpoints:
+                    - unit: assets
+                      shape: dump
+                      path: /v1/query
+                      rows: %s
+                      max_page_bytes: 1024
+                """
+                    .formatted(server.url(), LOG_ANALYTICS)),
+            "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason())
+        .hasValue(
+            "lab.assets: GET "
+                + server.url()
+                + "/v1/query: /tables/0 is longer than max_page_bytes 1024");
+  }
+
   private static final String METRICS =
       "{decoder: json_at, at: /MetricDataResults, builder: cloudwatch_metrics}";
 
