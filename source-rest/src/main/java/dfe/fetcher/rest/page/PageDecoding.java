@@ -23,10 +23,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -60,6 +57,9 @@ final class PageDecoding {
 
   /** What a page held: its row count and, for a held decoder, its tree. */
   record Page(long rows, Optional<JsonNode> body) {}
+
+  /** The field {@code lines} puts each line under when {@code rows.field} is not set. */
+  private static final String LINE_FIELD = "line";
 
   static final ObjectMapper TREE =
       JsonMapper.builder()
@@ -268,13 +268,7 @@ final class PageDecoding {
           }
           String text;
           try {
-            text =
-                StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(record, 0, end))
-                    .toString();
+            text = Utf8Text.decode(record, 0, end);
           } catch (CharacterCodingException e) {
             throw new SourceException(line + " is not UTF-8 text (decoder lines)");
           }
@@ -290,9 +284,6 @@ final class PageDecoding {
           return true;
         });
   }
-
-  /** The field {@code lines} puts each line under when {@code rows.field} is not set. */
-  public static final String LINE_FIELD = "line";
 
   /** Splits the body into lines, each bounded by {@code max_page_bytes} as it is read. */
   private static Page lines(Endpoint endpoint, InputStream body, String where, LineOut out)
@@ -403,13 +394,7 @@ final class PageDecoding {
   private static Page csvRecords(Endpoint endpoint, InputStream body, String where, Rows rows)
       throws SourceException, IOException, InterruptedException {
     BufferedReader reader =
-        new BufferedReader(
-            new InputStreamReader(
-                body,
-                StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)));
+        new BufferedReader(new InputStreamReader(body, Utf8Text.strictDecoder()));
     reader.mark(1);
     if (reader.read() != '\uFEFF') {
       reader.reset();

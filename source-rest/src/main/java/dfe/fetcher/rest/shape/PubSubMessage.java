@@ -4,10 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dfe.fetcher.core.row.SourceException;
-import java.nio.ByteBuffer;
+import dfe.fetcher.rest.page.Utf8Text;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 
@@ -97,13 +95,7 @@ final class PubSubMessage implements RowBuilder {
     }
     String text;
     try {
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes))
-              .toString();
+      text = Utf8Text.decode(bytes, 0, bytes.length);
     } catch (CharacterCodingException e) {
       throw new SourceException(
           place + ": message.data is not UTF-8 text (builder pubsub_message)");

@@ -41,11 +41,6 @@ public record RowShape(
     return quoted || builder.isPresent();
   }
 
-  /** The names its {@code add_fields} read, for the binder's check of what a request reads. */
-  public java.util.Set<String> names() {
-    return addFields.map(BodyTemplate::names).orElse(java.util.Set.of());
-  }
-
   /**
    * The shaper of one listing: {@code add_fields} rendered once with the listing's {@code values}
    * (variables, unit name, the window's bounds).

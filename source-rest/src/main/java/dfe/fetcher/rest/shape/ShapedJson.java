@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The one way rows are read and written while they are shaped: numbers exact (a decimal is a {@code
@@ -34,22 +36,23 @@ final class ShapedJson {
    * @throws JsonProcessingException when it is not exactly one JSON value
    */
   static JsonNode read(byte[] text) throws JsonProcessingException {
+    JsonNode node;
     try {
-      JsonNode node = READER.readTree(text);
-      if (node == null || node.isMissingNode()) {
-        throw new NotJson();
-      }
-      return node;
-    } catch (java.io.IOException e) {
-      if (e instanceof JsonProcessingException json) {
-        throw json;
-      }
+      node = READER.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) {
+      // Reading from memory fails only on what it reads.
       throw new NotJson();
     }
+    if (node == null || node.isMissingNode()) {
+      throw new NotJson();
+    }
+    return node;
   }
 
   static JsonNode read(String text) throws JsonProcessingException {
-    return read(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return read(text.getBytes(StandardCharsets.UTF_8));
   }
 
   static byte[] write(JsonNode node) throws JsonProcessingException {
