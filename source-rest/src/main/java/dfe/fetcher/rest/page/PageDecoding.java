@@ -32,14 +32,17 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns one page's body into rows with the endpoint's {@link Decoder}. {@code json_array}, {@code
- * ndjson}, {@code csv} and {@code json_at} decode as the body arrives and hold one record at a time
- * (a record longer than {@code max_page_bytes} fails the page); {@code json_at} keeps the rest of
- * its body ({@link JsonAtRows}) for the pager. {@code document}, and {@code json_at} with {@code
- * fail_when} (which must see the page before any of its rows is handed on), hold the page, at most
- * {@code max_page_bytes}, and hand its tree to the pager and {@code fail_when}. Numbers are kept
- * exact. A {@code json_at} page without its rows fails unless {@code rows.allow_missing} says the
- * API leaves them out.
+ * Turns one page's body into elements with the endpoint's {@link Decoder}, which the listing's
+ * {@link dfe.fetcher.rest.shape.RowShaper} turns into rows. {@code json_array}, {@code ndjson},
+ * {@code csv}, {@code lines}, {@code json} and {@code json_at} decode as the body arrives and hold
+ * one record at a time (a record longer than {@code max_page_bytes} fails the page); {@code
+ * json_at} keeps the rest of its body ({@link JsonAtRows}) for the pager. {@code document}, and
+ * {@code json_at} with {@code fail_when} (which must see the page before any of its rows is handed
+ * on), hold the page, at most {@code max_page_bytes}, and hand its tree to the pager and {@code
+ * fail_when}. Numbers are kept exact. A {@code json_at} page without its rows fails unless {@code
+ * rows.allow_missing} says the API leaves them out. An element must be a JSON object unless {@code
+ * rows.quoted} or a builder will make it one ({@link
+ * dfe.fetcher.rest.shape.RowShape#takesAnyElement}).
  */
 final class PageDecoding {
 
@@ -240,7 +243,7 @@ final class PageDecoding {
   private static Page ndjson(Endpoint endpoint, InputStream body, String where, Rows rows)
       throws SourceException, IOException, InterruptedException {
     boolean anyValue = endpoint.rowShape().takesAnyElement();
-    return lines(
+    return splitLines(
         endpoint,
         body,
         where,
@@ -257,7 +260,7 @@ final class PageDecoding {
       throws SourceException, IOException, InterruptedException {
     String field = endpoint.rowShape().field().orElse(LINE_FIELD);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    return lines(
+    return splitLines(
         endpoint,
         body,
         where,
@@ -286,7 +289,7 @@ final class PageDecoding {
   }
 
   /** Splits the body into lines, each bounded by {@code max_page_bytes} as it is read. */
-  private static Page lines(Endpoint endpoint, InputStream body, String where, LineOut out)
+  private static Page splitLines(Endpoint endpoint, InputStream body, String where, LineOut out)
       throws SourceException, IOException, InterruptedException {
     long count = 0;
     long line = 0;
