@@ -18,7 +18,14 @@ public enum Decoder implements ConfigWord {
   /** The body, a JSON object, is one row; the page is held. */
   DOCUMENT("document", true),
   /** CSV with a header line, each row an object of strings, streamed. */
-  CSV("csv", false);
+  CSV("csv", false),
+  /** Text, one row a line (the line a string under {@code rows.field}), streamed. */
+  LINES("lines", false),
+  /**
+   * The body is one JSON value: an array's elements are the rows, streamed as {@code json_array}'s
+   * are; any other value is one row.
+   */
+  JSON("json", false);
 
   private final String configName;
   private final boolean keepsBody;
@@ -39,6 +46,14 @@ public enum Decoder implements ConfigWord {
    */
   public boolean keepsBody() {
     return keepsBody;
+  }
+
+  /**
+   * True when each element it reads is a JSON value that {@code rows.quoted} and {@code
+   * rows.builder} can take; {@code csv} and {@code lines} read objects of strings.
+   */
+  public boolean readsJsonValues() {
+    return this != CSV && this != LINES;
   }
 
   public static Optional<Decoder> named(String name) {

@@ -179,7 +179,8 @@ final class JsonAtRows {
   private void streamRows() throws SourceException, IOException, InterruptedException {
     long start = offset(parser.currentTokenLocation());
     while (parser.nextToken() != JsonToken.END_ARRAY) {
-      if (parser.currentToken() != JsonToken.START_OBJECT) {
+      if (parser.currentToken() != JsonToken.START_OBJECT
+          && !endpoint.rowShape().takesAnyElement()) {
         throw new SourceException(where + ": " + at + "/" + count + " is not a JSON object");
       }
       element.reset();

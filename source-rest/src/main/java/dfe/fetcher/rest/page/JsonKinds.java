@@ -3,11 +3,11 @@ package dfe.fetcher.rest.page;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** A JSON value's kind in words, for messages that must not quote the value. */
-final class JsonKinds {
+public final class JsonKinds {
 
   private JsonKinds() {}
 
-  static String of(JsonNode node) {
+  public static String of(JsonNode node) {
     return switch (node.getNodeType()) {
       case OBJECT -> "a JSON object";
       case ARRAY -> "a JSON array";

@@ -15,6 +15,7 @@ import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.http.Response;
 import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.rest.profile.Template;
+import dfe.fetcher.rest.shape.RowShaper;
 import dfe.fetcher.source.SourceMetrics;
 import java.io.IOException;
 import java.net.URI;
@@ -114,6 +115,7 @@ public final class Listing {
       throws SourceException, InterruptedException {
     Map<String, String> values = Template.values(connection.vars(), endpoint.unit());
     values.putAll(window);
+    RowShaper shaper = endpoint.rowShape().shaper(values, endpoint.maxPageBytes());
     Map<String, String> headers = new LinkedHashMap<>();
     connection.headers().forEach((name, template) -> headers.put(name, template.render(values)));
     endpoint.headers().forEach((name, template) -> headers.put(name, template.render(values)));
@@ -166,7 +168,7 @@ public final class Listing {
       Pager.Page read;
       try (response;
           Cancellation.Registration cancel = cancellation.onCancel(response::close)) {
-        read = page(response, pagerQuery, described, out, cancellation);
+        read = page(response, pagerQuery, described, shaper, out, cancellation);
       }
       metrics.increment(MetricNames.REST_PAGES, source, Map.of());
       Optional<Pager.NextPage> next;
@@ -201,6 +203,7 @@ public final class Listing {
       Response response,
       Map<String, String> pagerQuery,
       String described,
+      RowShaper shaper,
       RowsOut out,
       Cancellation cancellation)
       throws SourceException, InterruptedException {
@@ -213,7 +216,13 @@ public final class Listing {
               response.body(),
               described,
               tree -> checkFailWhen(tree, described),
-              record -> out.row(record, described + " row " + index[0]++));
+              record -> {
+                long row = index[0]++;
+                shaper.shape(
+                    record,
+                    described + ": row " + row,
+                    shaped -> out.row(shaped, described + " row " + row));
+              });
     } catch (IOException e) {
       cancellation.throwIfCancelled();
       throw new SourceException(

@@ -4,6 +4,7 @@ import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.Pager;
+import dfe.fetcher.rest.shape.RowShape;
 import dfe.fetcher.source.config.ConfigOrigin;
 import java.util.Arrays;
 import java.util.Collections;
@@ -30,6 +31,8 @@ import java.util.Set;
  * @param rowsAt the JSON pointer of the rows, for {@code json_at}
  * @param rowsMayBeAbsent for {@code json_at}: a page with nothing (or null) at {@code rowsAt} is an
  *     empty page ({@code rows.allow_missing}); otherwise it fails, as an error page answered 200
+ * @param rowShape how the decoder's elements become rows: {@code rows.quoted}, {@code
+ *     rows.builder}, {@code rows.field}, {@code rows.add_fields}
  * @param rowKey a JSON pointer naming a row's identity
  * @param pager how pages follow each other
  * @param maxPages pages at most per dump or window; one more page to read aborts it
@@ -55,6 +58,7 @@ public record Endpoint(
     Decoder decoder,
     Optional<String> rowsAt,
     boolean rowsMayBeAbsent,
+    RowShape rowShape,
     Optional<String> rowKey,
     Pager pager,
     int maxPages,
@@ -81,6 +85,7 @@ public record Endpoint(
     headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     Objects.requireNonNull(decoder, "decoder");
     Objects.requireNonNull(rowsAt, "rowsAt");
+    Objects.requireNonNull(rowShape, "rowShape");
     Objects.requireNonNull(rowKey, "rowKey");
     Objects.requireNonNull(pager, "pager");
     Objects.requireNonNull(failWhen, "failWhen");
@@ -119,6 +124,7 @@ public record Endpoint(
         decoder,
         rowsAt,
         rowsMayBeAbsent,
+        rowShape,
         rowKey,
         pager,
         maxPages,

@@ -7,6 +7,7 @@ import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.JsonPointerSetting;
 import dfe.fetcher.rest.page.Pager;
+import dfe.fetcher.rest.shape.RowShape;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.UnitNames;
@@ -101,6 +102,7 @@ final class EndpointBinder {
       }
     }
     boolean rowsMayBeAbsent = rows.bool("allow_missing", false);
+    RowShape rowShape = RowShapeBinder.bind(rows, decoder, scope, templates);
     Optional<String> rowKey = endpoint.rowKey("row_key");
     Section paginate = endpoint.section("paginate", ProfileKeys.PAGINATE_KEYS);
     Pager pager = PagerBinder.bind(paginate, endpoint);
@@ -153,6 +155,7 @@ final class EndpointBinder {
             decoder,
             rowsAt,
             rowsMayBeAbsent,
+            rowShape,
             rowKey,
             pager,
             maxPages,

@@ -44,7 +44,8 @@ public final class ProfileKeys {
           "error_at",
           "errors",
           "window");
-  public static final List<String> ROWS_KEYS = List.of("decoder", "at", "allow_missing");
+  public static final List<String> ROWS_KEYS =
+      List.of("decoder", "at", "allow_missing", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
   public static final List<String> WINDOW_KEYS =
       List.of("format", "lookback", "step", "settle", "position_at");
