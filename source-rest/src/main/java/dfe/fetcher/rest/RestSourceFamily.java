@@ -60,6 +60,8 @@ public final class RestSourceFamily implements SourceFamily {
         ProfileKeys.PROFILE_AUTH_KEYS,
         ProfileKeys.RETRY_KEYS,
         ProfileKeys.RATE_KEYS,
+        ProfileKeys.DEFAULTS_KEYS,
+        ProfileKeys.PROBE_KEYS,
         ProfileKeys.ENDPOINT_KEYS,
         ProfileKeys.ROWS_KEYS,
         ProfileKeys.PAGINATE_KEYS,
@@ -139,6 +141,7 @@ public final class RestSourceFamily implements SourceFamily {
         RetryPolicy.DEFAULT,
         OptionalDouble.empty(),
         Credentials.none(),
-        List.of());
+        List.of(),
+        Optional.empty());
   }
 }

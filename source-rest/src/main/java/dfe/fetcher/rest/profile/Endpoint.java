@@ -4,6 +4,7 @@ import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.source.config.ConfigOrigin;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -37,6 +38,8 @@ import java.util.Set;
  * @param failWhen a CEL condition over {@code body} that makes a 2xx page an error
  * @param errorAt a JSON pointer to the error text of a non-2xx body
  * @param window a tail endpoint's window
+ * @param vars the endpoint's computed variables ({@code vars}, over the profile's {@code
+ *     defaults.vars}), in the order they are evaluated, each read as {@code vars.<name>}
  * @param origin where the unit is named; for messages only, no part of {@link #equals}
  * @param path where the unit is named, as a config path
  */
@@ -60,6 +63,7 @@ public record Endpoint(
     Optional<String> failWhen,
     Optional<String> errorAt,
     Optional<WindowSpec> window,
+    Map<String, Template> vars,
     ConfigOrigin origin,
     String configPath) {
 
@@ -82,6 +86,7 @@ public record Endpoint(
     Objects.requireNonNull(failWhen, "failWhen");
     Objects.requireNonNull(errorAt, "errorAt");
     Objects.requireNonNull(window, "window");
+    vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(configPath, "configPath");
   }
@@ -122,15 +127,37 @@ public record Endpoint(
         failWhen,
         errorAt,
         window,
+        vars,
         configPath);
   }
 
-  /** The placeholders its requests read ({@code path}, {@code query}, {@code headers}, body). */
+  /**
+   * The names its requests read ({@code path}, {@code query}, {@code headers}, body), and through
+   * the computed variables they read, what those read.
+   */
   public Set<String> placeholders() {
     Set<String> names = new HashSet<>(path.names());
     query.values().forEach(template -> names.addAll(template.names()));
     headers.values().forEach(template -> names.addAll(template.names()));
     body.ifPresent(template -> names.addAll(template.names()));
+    List<Map.Entry<String, Template>> computed = new ArrayList<>(vars.entrySet());
+    Collections.reverse(computed);
+    // A variable reads only those before it: one pass from the last reaches every one read.
+    for (Map.Entry<String, Template> variable : computed) {
+      if (names.contains("vars." + variable.getKey())) {
+        names.addAll(variable.getValue().names());
+      }
+    }
     return names;
+  }
+
+  /**
+   * The values its templates read on one request: the connection's {@code vars}, the unit's name,
+   * the window's bounds when there is one, and the computed variables evaluated with them.
+   *
+   * @throws TemplateException when a computed variable cannot be evaluated
+   */
+  public TemplateValues values(Map<String, String> connectionVars, Optional<TemplateWindow> at) {
+    return TemplateValues.of(connectionVars, unit).with(at).with(vars);
   }
 }
