@@ -173,6 +173,7 @@ final class EndpointBinder {
             computed.vars(),
             endpoint.originOf("unit"),
             endpoint.pathOf("unit"));
+    templates.tryRendering(bound, endpoint);
     Set<String> read = bound.placeholders();
     if (window.isPresent() && !read.contains("window.start") && !read.contains("window.end")) {
       endpoint.report(

@@ -108,7 +108,32 @@ public final class ProfileBinder {
     Set<String> reported = new HashSet<>();
     List<String> units = endpoints.stream().map(Endpoint::unit).toList();
     for (String unit : units.isEmpty() ? List.of("") : units) {
-      checkBaseUrl(bound.baseUrlOf(unit)).filter(reported::add).ifPresent(this::reportBaseUrl);
+      String rendered;
+      try {
+        rendered = bound.baseUrlOf(unit);
+      } catch (TemplateException e) {
+        if (reported.add(e.getMessage())) {
+          reportBaseUrl(e.getMessage());
+        }
+        continue;
+      }
+      checkBaseUrl(rendered).filter(reported::add).ifPresent(this::reportBaseUrl);
+      TemplateValues values = TemplateValues.of(bound.vars(), unit);
+      bound
+          .headers()
+          .forEach(
+              (name, template) -> {
+                try {
+                  template.render(values);
+                } catch (TemplateException e) {
+                  if (reported.add(name + e.getMessage())) {
+                    profile.report(
+                        profile.originOf("headers"),
+                        Section.join(profile.pathOf("headers"), name),
+                        e.getMessage() + " (with the instance's vars)");
+                  }
+                }
+              });
     }
   }
 

@@ -5,11 +5,13 @@ import dfe.fetcher.rest.http.HeaderNames;
 import dfe.fetcher.source.config.ConfigOrigin;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Parses a profile's templates and compiles each against what is defined where it is used: the
@@ -127,6 +129,8 @@ final class TemplateBinder {
         } else if (!entry.key().matches("[A-Za-z_][A-Za-z0-9_]*")) {
           section.report(entry.keyOrigin(), at, "is not a variable name: letters, digits and _");
         } else {
+          // An endpoint's variable replaces the default's and takes its own place in the order.
+          written.remove(entry.key());
           written.put(entry.key(), new Written(section, entry));
         }
       }
@@ -153,6 +157,78 @@ final class TemplateBinder {
       }
     }
     return new Computed(computed, at);
+  }
+
+  /** A window for {@link #tryRendering}: its bounds are any two instants. */
+  private static final TemplateWindow SAMPLE_WINDOW =
+      new TemplateWindow(
+          Instant.parse("2026-01-01T00:00:00Z"),
+          Instant.parse("2026-01-01T01:00:00Z"),
+          TimeFormat.RFC3339_SECS);
+
+  /**
+   * Renders each of {@code endpoint}'s templates once with the variables as bound (and a window),
+   * so one that fails on them ({@code int(vars.limit)} of a limit that is no number) is refused at
+   * load, not on every tick; each problem is reported at the setting.
+   */
+  void tryRendering(Endpoint endpoint, Section reporter) {
+    String at =
+        endpoint.configPath().endsWith(".unit")
+            ? endpoint.configPath().substring(0, endpoint.configPath().length() - ".unit".length())
+            : endpoint.configPath();
+    TemplateValues values;
+    try {
+      values =
+          endpoint.values(
+              vars,
+              endpoint
+                  .window()
+                  .map(
+                      w ->
+                          new TemplateWindow(
+                              SAMPLE_WINDOW.start(), SAMPLE_WINDOW.end(), w.format())));
+    } catch (TemplateException e) {
+      reporter.report(
+          endpoint.origin(), at + ".vars", e.getMessage() + " (with the instance's vars)");
+      return;
+    }
+    Map<String, Template> texts = new LinkedHashMap<>();
+    texts.put(at + ".path", endpoint.path());
+    endpoint.query().forEach((name, template) -> texts.put(at + ".query." + name, template));
+    endpoint.headers().forEach((name, template) -> texts.put(at + ".headers." + name, template));
+    texts.forEach(
+        (path, template) ->
+            tryRendering(
+                reporter, endpoint, path, template.names(), values, () -> template.render(values)));
+    endpoint
+        .body()
+        .ifPresent(
+            body ->
+                tryRendering(
+                    reporter,
+                    endpoint,
+                    at + ".body",
+                    body.names(),
+                    values,
+                    () -> body.render(values)));
+  }
+
+  private static void tryRendering(
+      Section reporter,
+      Endpoint endpoint,
+      String at,
+      Set<String> names,
+      TemplateValues values,
+      Runnable render) {
+    if (!names.stream().allMatch(values::has)) {
+      // It reads a variable that was refused, and reported, already.
+      return;
+    }
+    try {
+      render.run();
+    } catch (TemplateException e) {
+      reporter.report(endpoint.origin(), at, e.getMessage() + " (with the instance's vars)");
+    }
   }
 
   /** Compiles every string of a POST body as a template; empty when one is refused. */

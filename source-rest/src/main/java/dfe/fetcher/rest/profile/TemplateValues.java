@@ -59,7 +59,11 @@ public final class TemplateValues {
     TemplateValues at = this;
     for (Map.Entry<String, Template> variable : computed.entrySet()) {
       Map<String, Object> more = new HashMap<>(at.values);
-      more.put("vars." + variable.getKey(), variable.getValue().value(at));
+      try {
+        more.put("vars." + variable.getKey(), variable.getValue().value(at));
+      } catch (TemplateException e) {
+        throw new TemplateException("vars." + variable.getKey() + ": " + e.getMessage());
+      }
       at = new TemplateValues(more, timeFormat);
     }
     return at;
