@@ -2,7 +2,9 @@ package dfe.fetcher.rest;
 
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dfe.fetcher.core.row.SourceException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -189,6 +191,37 @@ class TemplatesTest {
     assertThat(server.paths())
         .containsExactly(
             "/v1/a%20b/c/items?q=x%26y%3D1%23z%3F&upper=X%26Y%3D1%23Z%3F&cut=..%2Fadmin%3Fx%3D1");
+  }
+
+  @Test
+  void aTemplateThatFailsOnAWindowsValuesFailsTheTickNamingItAndCommitsNothing() throws Exception {
+    server.on("/v1/events", ok("[]"));
+    RestConnection connection =
+        RestFixture.connection(
+            """
+            topic: lab
+            vars: {host: "%s"}
+            profile:
+              base_url: "{{ vars.host }}/v1"
+              endpoints:
+                - unit: events
+                  shape: tail
+                  path: /events
+                  query:
+                    since: "{{ window.start }}"
+                    shard: "{{ window.start.getHours() > 0 ? 1 / 0 : 1 }}"
+                  rows: {decoder: json_array}
+                  window: {format: rfc3339_secs, lookback: 1h}
+            """
+                .formatted(server.url()));
+
+    assertThatThrownBy(() -> readTail(connection, "events"))
+        .isInstanceOf(SourceException.class)
+        .hasMessageStartingWith(
+            "lab.events: a template of sources.rest.lab.profile.endpoints[0]: '{{"
+                + " window.start.getHours() > 0 ? 1 / 0 : 1 }}' cannot be evaluated: ")
+        .hasMessageContaining("/ by zero");
+    assertThat(server.requests()).isEmpty();
   }
 
   @Test

@@ -117,7 +117,7 @@ public final class Listing {
       return readRendered(window, out, cancellation);
     } catch (TemplateException e) {
       throw new SourceException(
-          source + ": a template of " + endpoint.configPath() + ": " + e.getMessage(), e);
+          source + ": a template of " + endpoint.settingsPath() + ": " + e.getMessage(), e);
     }
   }
 

@@ -131,6 +131,13 @@ public record Endpoint(
         configPath);
   }
 
+  /** Where the endpoint is written, as a config path ({@code ...endpoints[0]}), for messages. */
+  public String settingsPath() {
+    return configPath.endsWith(".unit")
+        ? configPath.substring(0, configPath.length() - ".unit".length())
+        : configPath;
+  }
+
   /**
    * The names its requests read ({@code path}, {@code query}, {@code headers}, body), and through
    * the computed variables they read, what those read.

@@ -172,10 +172,7 @@ final class TemplateBinder {
    * load, not on every tick; each problem is reported at the setting.
    */
   void tryRendering(Endpoint endpoint, Section reporter) {
-    String at =
-        endpoint.configPath().endsWith(".unit")
-            ? endpoint.configPath().substring(0, endpoint.configPath().length() - ".unit".length())
-            : endpoint.configPath();
+    String at = endpoint.settingsPath();
     TemplateValues values;
     try {
       values =
