@@ -1,5 +1,6 @@
 package dfe.fetcher.source;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -23,7 +24,7 @@ public record ProbeOutcome(Verdict verdict, String detail) {
 
     /** As {@code config-check} prints it. */
     public String word() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
