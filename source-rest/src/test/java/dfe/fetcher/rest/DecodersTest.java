@@ -135,6 +135,7 @@ class DecodersTest {
   void aHeldPageLongerThanMaxPageBytesAbortsTheDump() throws Exception {
     server.on("/v1/assets", ok("{\"items\":[" + "{\"id\":1},".repeat(200) + "{\"id\":2}]}"));
 
+    // document holds its page; json_at streams its rows (JsonAtStreamingTest).
     RecordingSink sink =
         RestFixture.read(
             RestFixture.connection(
@@ -146,7 +147,7 @@ class DecodersTest {
                     - unit: assets
                       shape: dump
                       path: /v1/assets
-                      rows: {decoder: json_at, at: /items}
+                      rows: {decoder: document}
                       max_page_bytes: 1024
                 """
                     .formatted(server.url())),

@@ -128,19 +128,25 @@ public final class Listing {
     Map<String, String> headers = new LinkedHashMap<>();
     connection.headers().forEach((name, template) -> headers.put(name, template.render(values)));
     endpoint.headers().forEach((name, template) -> headers.put(name, template.render(values)));
-    Optional<byte[]> body = endpoint.body().map(template -> template.render(values));
+    Optional<byte[]> endpointBody = endpoint.body().map(template -> template.render(values));
+    Optional<byte[]> body = endpointBody;
     Map<String, String> pagerQuery = endpoint.pager().first();
     URI uri = uri(values, pagerQuery);
     Set<String> requested = new HashSet<>();
     for (int page = 1; ; page++) {
       String described = endpoint.method() + " " + requester.authorizer().describe(uri);
-      if (!requested.add(uri.toString())) {
+      // A POST listing's cursor may go into the body alone: the same URL with another body is
+      // another page.
+      String request =
+          uri + body.map(bytes -> "\n" + new String(bytes, StandardCharsets.UTF_8)).orElse("");
+      if (!requested.add(request)) {
         throw new SourceException(
             source
                 + ": pagination loops: page "
                 + page
                 + " would be "
                 + described
+                + (endpoint.pager().writesBody() ? " with the same body" : "")
                 + " again, already requested in this "
                 + (window.isEmpty() ? "dump" : "window"));
       }
@@ -158,7 +164,15 @@ public final class Listing {
         read = page(response, pagerQuery, described, out, cancellation);
       }
       metrics.increment(MetricNames.REST_PAGES, source, Map.of());
-      Optional<Pager.NextPage> next = endpoint.pager().next(read);
+      Optional<Pager.NextPage> next;
+      try {
+        next = endpoint.pager().next(read);
+        if (next.isPresent()) {
+          body = next.get().body(endpointBody);
+        }
+      } catch (SourceException e) {
+        throw new SourceException(source + ": " + described + ": " + e.getMessage(), e);
+      }
       if (next.isEmpty()) {
         return new Listed(page, Optional.empty());
       }

@@ -3,6 +3,7 @@ package dfe.fetcher.rest.page;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -12,6 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.profile.Endpoint;
@@ -28,11 +31,13 @@ import java.util.Optional;
 
 /**
  * Turns one page's body into rows with the endpoint's {@link Decoder}. {@code json_array}, {@code
- * ndjson} and {@code csv} decode as the body arrives and hold one record at a time (a record longer
- * than {@code max_page_bytes} fails the page); {@code json_at} and {@code document} hold the page,
- * at most {@code max_page_bytes}, and hand its tree to the pager and {@code fail_when}. Numbers are
- * kept exact. A {@code json_at} page without its rows fails unless {@code rows.allow_missing} says
- * the API leaves them out.
+ * ndjson}, {@code csv} and {@code json_at} decode as the body arrives and hold one record at a time
+ * (a record longer than {@code max_page_bytes} fails the page); {@code json_at} keeps the rest of
+ * its body ({@link JsonAtRows}) for the pager. {@code document}, and {@code json_at} with {@code
+ * fail_when} (which must see the page before any of its rows is handed on), hold the page, at most
+ * {@code max_page_bytes}, and hand its tree to the pager and {@code fail_when}. Numbers are kept
+ * exact. A {@code json_at} page without its rows fails unless {@code rows.allow_missing} says the
+ * API leaves them out.
  */
 final class PageDecoding {
 
@@ -73,7 +78,10 @@ final class PageDecoding {
       case JSON_ARRAY -> jsonArray(endpoint, body, where, rows);
       case NDJSON -> ndjson(endpoint, body, where, rows);
       case CSV -> csv(endpoint, body, where, rows);
-      case JSON_AT -> jsonAt(endpoint, held(endpoint, body, where, check), where, rows);
+      case JSON_AT ->
+          endpoint.failWhen().isPresent()
+              ? jsonAt(endpoint, held(endpoint, body, where, check), where, rows)
+              : JsonAtRows.read(endpoint, bounded(endpoint), body, where, rows);
       case DOCUMENT -> document(held(endpoint, body, where, check), where, rows);
     };
   }
@@ -81,14 +89,7 @@ final class PageDecoding {
   private static Page jsonArray(Endpoint endpoint, InputStream body, String where, Rows rows)
       throws SourceException, IOException, InterruptedException {
     long count = 0;
-    JsonFactory bounded =
-        JsonFactory.builder()
-            .streamReadConstraints(
-                StreamReadConstraints.builder()
-                    .maxStringLength((int) Math.min(Integer.MAX_VALUE, endpoint.maxPageBytes()))
-                    .build())
-            .build();
-    try (JsonParser parser = bounded.createParser(body)) {
+    try (JsonParser parser = bounded(endpoint).createParser(body)) {
       JsonToken first = parser.nextToken();
       if (first != JsonToken.START_ARRAY) {
         throw new SourceException(
@@ -134,9 +135,36 @@ final class PageDecoding {
     return new Page(count, Optional.empty());
   }
 
+  /** A parser whose strings are bounded as a streamed element is ({@link BoundedElement}). */
+  private static JsonFactory bounded(Endpoint endpoint) {
+    return JsonFactory.builder()
+        .streamReadConstraints(
+            StreamReadConstraints.builder()
+                .maxStringLength((int) Math.min(Integer.MAX_VALUE, endpoint.maxPageBytes()))
+                .build())
+        .build();
+  }
+
   private static SourceException elementTooLong(Endpoint endpoint, String where, long index) {
+    return elementTooLong(endpoint, where, "element " + index);
+  }
+
+  static SourceException elementTooLong(Endpoint endpoint, String where, String element) {
     return new SourceException(
-        where + ": element " + index + " is longer than max_page_bytes " + endpoint.maxPageBytes());
+        where + ": " + element + " is longer than max_page_bytes " + endpoint.maxPageBytes());
+  }
+
+  /** A {@code json_at} page with nothing or null at the rows' pointer, not allowed to. */
+  static SourceException rowsMissing(String where, String at, boolean isNull) {
+    // An error answered with 200 ({"error": ...}) must not read as the listing's last page.
+    return new SourceException(
+        where
+            + ": the body has "
+            + (isNull ? "null" : "nothing")
+            + " at "
+            + at
+            + " (rows.at); set rows.allow_missing: true if the API leaves it out of an empty"
+            + " page");
   }
 
   private static Page ndjson(Endpoint endpoint, InputStream body, String where, Rows rows)
@@ -298,15 +326,7 @@ final class PageDecoding {
       if (endpoint.rowsMayBeAbsent()) {
         return new Page(0, Optional.of(tree));
       }
-      // An error answered with 200 ({"error": ...}) must not read as the listing's last page.
-      throw new SourceException(
-          where
-              + ": the body has "
-              + (items.isNull() ? "null" : "nothing")
-              + " at "
-              + at
-              + " (rows.at); set rows.allow_missing: true if the API leaves it out of an empty"
-              + " page");
+      throw rowsMissing(where, at, items.isNull());
     }
     if (!items.isArray()) {
       throw new SourceException(where + ": " + at + " is not a JSON array (rows.at)");
@@ -319,7 +339,25 @@ final class PageDecoding {
       rows.accept(RawRecord.of(TREE.writeValueAsBytes(item)));
       count++;
     }
-    return new Page(count, Optional.of(tree));
+    return new Page(count, Optional.of(withoutRows(tree, at)));
+  }
+
+  /**
+   * The held tree as the streamed one reads ({@link JsonAtRows}): the rows array left out (a null
+   * in its place in an array), so a pager or {@code stop_when} sees the same body either way.
+   */
+  private static JsonNode withoutRows(JsonNode tree, String at) {
+    JsonPointer pointer = JsonPointer.compile(at);
+    if (pointer.matches()) {
+      return TREE.nullNode();
+    }
+    JsonNode parent = tree.at(pointer.head());
+    if (parent instanceof ObjectNode object) {
+      object.remove(pointer.last().getMatchingProperty());
+    } else if (parent instanceof ArrayNode array && pointer.last().getMatchingIndex() >= 0) {
+      array.set(pointer.last().getMatchingIndex(), TREE.nullNode());
+    }
+    return tree;
   }
 
   private static Page document(JsonNode tree, String where, Rows rows)

@@ -115,9 +115,17 @@ final class EndpointBinder {
     boolean rowsMayBeAbsent = rows.bool("allow_missing", false);
     Optional<String> rowKey = from(endpoint, "row_key").rowKey("row_key");
     Section paging = from(endpoint, "paginate");
-    Pager pager = PagerBinder.bind(paging.section("paginate", ProfileKeys.PAGINATE_KEYS), paging);
+    Section paginate = paging.section("paginate", ProfileKeys.PAGINATE_KEYS);
+    Pager pager = PagerBinder.bind(paginate, paging);
     if (pager.readsBody()) {
       refuseStreamed(paging, "paginate", decoder);
+    }
+    if (decoder == Decoder.JSON_AT && rowsAt.isPresent()) {
+      refuseIntoRows(paginate, pager, rowsAt.get());
+    }
+    if (pager.writesBody() && !method.equals("POST")) {
+      paginate.report(
+          "into", "body: applies to method: POST only (a GET has no body to carry the cursor)");
     }
     int maxPages =
         override.smallInteger(
@@ -223,9 +231,30 @@ final class EndpointBinder {
     }
   }
 
-  /** {@code key} reads the page's body: refused when {@code decoder} streams it. */
+  /**
+   * A pager's pointer into {@code json_at}'s rows array is refused: the rows are streamed, and the
+   * tree the pager reads is the body without them.
+   */
+  private static void refuseIntoRows(Section paginate, Pager pager, String rowsAt) {
+    pager
+        .bodyPointers()
+        .forEach(
+            (key, pointer) -> {
+              String at = pointer.startsWith("body:") ? pointer.substring(5) : pointer;
+              if (at.equals(rowsAt) || at.startsWith(rowsAt + "/") || rowsAt.isEmpty()) {
+                paginate.report(
+                    key,
+                    "points into the rows array at "
+                        + (rowsAt.isEmpty() ? "the root" : rowsAt)
+                        + " (rows.at), which json_at streams and does not keep; point to a"
+                        + " value beside the rows");
+              }
+            });
+  }
+
+  /** {@code key} reads the page's body: refused when {@code decoder} does not keep it. */
   private static void refuseStreamed(Section endpoint, String key, Decoder decoder) {
-    if (decoder.streamed()) {
+    if (!decoder.keepsBody()) {
       endpoint.report(
           key,
           "reads the page's body, which decoder "
