@@ -150,6 +150,7 @@ class TemplatesTest {
                     page_size: "{{ vars.page_size_base * 2 }}"
                   query: {sort: "{{ vars.page_size > 50 ? 'name' : 'id' }}"}
                   headers: {X-Team: red}
+                  max_pages: 7
             """
                 .formatted(server.url()));
 
@@ -161,7 +162,36 @@ class TemplatesTest {
             "/v1/users?limit=50&kind=users", "/v1/groups?limit=100&kind=groups&sort=name");
     assertThat(server.requests().get(0).header("X-Team")).isEqualTo("blue");
     assertThat(server.requests().get(1).header("X-Team")).isEqualTo("red");
-    assertThat(connection.endpoints().get(0).maxPages()).isEqualTo(3);
+    assertThat(connection.endpoints()).extracting(e -> e.maxPages()).containsExactly(3, 7);
+  }
+
+  @Test
+  void aComputedVariableKeepsItsTypeInAJsonBody() throws Exception {
+    server.on("/v1/search", ok("{\"hits\":[]}"));
+    RestConnection connection =
+        RestFixture.connection(
+            """
+            topic: lab
+            vars: {host: "%s", size: "40"}
+            profile:
+              base_url: "{{ vars.host }}/v1"
+              defaults:
+                vars: {page_size: "{{ int(vars.size) + 10 }}"}
+              endpoints:
+                - unit: hits
+                  shape: dump
+                  method: POST
+                  path: /search
+                  vars: {tags: "{{ ['x', unit.name] }}"}
+                  body: {size: "{{ vars.page_size }}", tags: "{{ vars.tags }}", text: "{{ vars.size }}"}
+                  rows: {decoder: json_at, at: /hits}
+            """
+                .formatted(server.url()));
+
+    RestFixture.read(connection, "hits");
+
+    assertThat(server.requests().get(0).body())
+        .isEqualTo("{\"size\":50,\"tags\":[\"x\",\"hits\"],\"text\":\"40\"}");
   }
 
   @Test
