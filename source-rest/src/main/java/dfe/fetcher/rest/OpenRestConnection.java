@@ -46,14 +46,8 @@ final class OpenRestConnection implements OpenConnection {
               thread.setDaemon(true);
               return thread;
             });
-    int connectTimeout =
-        connection.endpoints().stream().mapToInt(Endpoint::timeoutSecs).max().orElse(30);
-    HttpClient.Builder clientBuilder =
-        HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(connectTimeout))
-            .followRedirects(HttpClient.Redirect.NEVER);
-    connection.credentials().reach().configure(clientBuilder);
-    HttpClient client = clientBuilder.build();
+    int connectTimeout = timeoutSecs(connection);
+    HttpClient client = client(connection, connectTimeout);
     BudgetGate budget = connection.budget().open(connection.id());
     for (Endpoint endpoint : connection.endpoints()) {
       if (!endpoint.enabled()) {
@@ -95,6 +89,25 @@ final class OpenRestConnection implements OpenConnection {
               ? new RestDump(source, listing, runtime.clock())
               : new RestWindows(source, listing, endpoint, runtime.clock()));
     }
+  }
+
+  /** The longest {@code timeout_secs} of the instance's endpoints: its client's connect bound. */
+  static int timeoutSecs(RestConnection connection) {
+    return connection.endpoints().stream().mapToInt(Endpoint::timeoutSecs).max().orElse(30);
+  }
+
+  /**
+   * The instance's HTTP client: no automatic redirects, its TLS and proxy settings.
+   *
+   * @throws SourceException when the TLS settings cannot be used, naming the setting
+   */
+  static HttpClient client(RestConnection connection, int connectTimeout) throws SourceException {
+    HttpClient.Builder clientBuilder =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(connectTimeout))
+            .followRedirects(HttpClient.Redirect.NEVER);
+    connection.credentials().reach().configure(clientBuilder);
+    return clientBuilder.build();
   }
 
   @Override

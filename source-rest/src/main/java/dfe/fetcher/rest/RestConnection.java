@@ -8,8 +8,11 @@ import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.DurationText;
 import dfe.fetcher.rest.profile.Endpoint;
+import dfe.fetcher.rest.profile.Probe;
 import dfe.fetcher.rest.profile.Template;
+import dfe.fetcher.rest.profile.TemplateValues;
 import dfe.fetcher.source.OpenConnection;
+import dfe.fetcher.source.ProbeOutcome;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.SourceUnit;
@@ -38,6 +41,7 @@ import java.util.OptionalDouble;
  *     units share
  * @param credentials how requests authenticate
  * @param endpoints one per unit, in profile order
+ * @param probe the profile's cheapest authenticated call, for {@code config-check --probe}
  */
 public record RestConnection(
     String id,
@@ -49,7 +53,8 @@ public record RestConnection(
     OptionalDouble requestsPerSec,
     ConnectionBudget budget,
     Credentials credentials,
-    List<Endpoint> endpoints)
+    List<Endpoint> endpoints,
+    Optional<Probe> probe)
     implements SourceConnection {
 
   public RestConnection {
@@ -63,13 +68,14 @@ public record RestConnection(
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(credentials, "credentials");
     endpoints = List.copyOf(endpoints);
+    Objects.requireNonNull(probe, "probe");
   }
 
   @Override
   public List<SourceUnit> units() {
     List<SourceUnit> units = new ArrayList<>();
     for (Endpoint endpoint : endpoints) {
-      Map<String, String> values = Template.values(vars, endpoint.unit());
+      TemplateValues values = TemplateValues.of(vars, endpoint.unit()).withKnown(endpoint.vars());
       List<String> details = new ArrayList<>();
       details.add(
           "profile "
@@ -121,7 +127,7 @@ public record RestConnection(
    * all use, so {@code {{ unit.name }}} reads the same everywhere.
    */
   public String baseUrlOf(String unit) {
-    String base = baseUrl.render(Template.values(vars, unit));
+    String base = baseUrl.render(TemplateValues.of(vars, unit));
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
@@ -131,6 +137,18 @@ public record RestConnection(
   @Override
   public OpenConnection open(SourceRuntime runtime) throws SourceException {
     return new OpenRestConnection(this, runtime);
+  }
+
+  /**
+   * Sends the profile's {@code probe} once, with the instance's credentials, to the origin of the
+   * first enabled unit's {@code base_url}; reads no further than the status.
+   */
+  @Override
+  public Optional<ProbeOutcome> probe(SourceRuntime runtime) throws InterruptedException {
+    if (probe.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new RestProbe(this, probe.get(), runtime).send());
   }
 
   /** The variables and endpoints by name, credentials as their mode: safe to print. */

@@ -66,6 +66,8 @@ public final class RestSourceFamily implements SourceFamily {
         ProfileKeys.RATE_KEYS,
         ProfileKeys.CONNECTION_RATE_KEYS,
         ProfileKeys.ERRORS_KEYS,
+        ProfileKeys.DEFAULTS_KEYS,
+        ProfileKeys.PROBE_KEYS,
         ProfileKeys.ENDPOINT_KEYS,
         ProfileKeys.ROWS_KEYS,
         ProfileKeys.PAGINATE_KEYS,
@@ -146,6 +148,7 @@ public final class RestSourceFamily implements SourceFamily {
         OptionalDouble.empty(),
         ConnectionBudget.NONE,
         Credentials.none(),
-        List.of());
+        List.of(),
+        Optional.empty());
   }
 }

@@ -36,7 +36,7 @@ class ProfileGrammarTest {
     assertThat(problems)
         .containsExactly(
             "config.yaml:5:3: sources.rest.lab.profile.colour: unknown key; allowed keys: base_url,"
-                + " vars, auth, headers, retry, rate, errors, endpoints",
+                + " vars, auth, headers, retry, rate, errors, defaults, probe, endpoints",
             "config.yaml:8:14: sources.rest.lab.profile.endpoints[0].shape: unknown shape"
                 + " 'snapshot'; one of dump, tail",
             "config.yaml:9:13: sources.rest.lab.profile.endpoints[0].path: reads {{ vars.tenant"

@@ -14,14 +14,16 @@ import dfe.fetcher.rest.http.RateLimit;
 import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.http.Response;
 import dfe.fetcher.rest.profile.Endpoint;
-import dfe.fetcher.rest.profile.Template;
+import dfe.fetcher.rest.profile.TemplateException;
+import dfe.fetcher.rest.profile.TemplateValues;
+import dfe.fetcher.rest.profile.TemplateWindow;
+import dfe.fetcher.rest.profile.UriText;
 import dfe.fetcher.rest.shape.RowShaper;
 import dfe.fetcher.source.SourceMetrics;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -91,7 +93,7 @@ public final class Listing {
    *
    * @return the pages read
    */
-  public int read(Map<String, String> window, RowsOut out, Cancellation cancellation)
+  public int read(Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
       throws SourceException, InterruptedException {
     Listed listed = readUpToMaxPages(window, out, cancellation);
     if (listed.cutShort().isPresent()) {
@@ -111,10 +113,21 @@ public final class Listing {
    * failure here: the rows of the pages read were handed on, and the answer says it was cut short,
    * so a window can commit what it read ({@code window.position_at}) or read a shorter window.
    */
-  public Listed readUpToMaxPages(Map<String, String> window, RowsOut out, Cancellation cancellation)
+  public Listed readUpToMaxPages(
+      Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
       throws SourceException, InterruptedException {
-    Map<String, String> values = Template.values(connection.vars(), endpoint.unit());
-    values.putAll(window);
+    try {
+      return readRendered(window, out, cancellation);
+    } catch (TemplateException e) {
+      throw new SourceException(
+          source + ": a template of " + endpoint.settingsPath() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Listed readRendered(
+      Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    TemplateValues values = endpoint.values(connection.vars(), window);
     RowShaper shaper = endpoint.rowShape().shaper(values, endpoint.maxPageBytes());
     Map<String, String> headers = new LinkedHashMap<>();
     connection.headers().forEach((name, template) -> headers.put(name, template.render(values)));
@@ -264,15 +277,13 @@ public final class Listing {
     }
   }
 
-  private String describe(Pager.NextPage next, Map<String, String> values) {
+  private String describe(Pager.NextPage next, TemplateValues values) {
     return requester.authorizer().describe(next.uri(query -> uri(values, query)));
   }
 
   /** base_url + path + the endpoint's query + the pager's, each value percent-encoded. */
-  private URI uri(Map<String, String> values, Map<String, String> pagerQuery) {
-    Map<String, String> pathValues = new HashMap<>();
-    values.forEach((name, value) -> pathValues.put(name, encodePath(value)));
-    String path = endpoint.path().render(pathValues);
+  private URI uri(TemplateValues values, Map<String, String> pagerQuery) {
+    String path = endpoint.path().render(values, UriText::pathValue);
     Map<String, String> query = new LinkedHashMap<>();
     endpoint.query().forEach((name, template) -> query.put(name, template.render(values)));
     query.putAll(pagerQuery);
@@ -286,10 +297,5 @@ public final class Listing {
       separator = "&";
     }
     return URI.create(text.toString());
-  }
-
-  private static String encodePath(String value) {
-    // A variable may name a path of several segments (generic-json's vars.path): keep its slashes.
-    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20").replace("%2F", "/");
   }
 }

@@ -6,6 +6,7 @@ import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.rest.shape.RowShape;
 import dfe.fetcher.source.config.ConfigOrigin;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -43,6 +44,8 @@ import java.util.Set;
  * @param errors what a non-2xx answer means: the profile's {@code errors} with the endpoint's over
  *     it
  * @param window a tail endpoint's window
+ * @param vars the endpoint's computed variables ({@code vars}, over the profile's {@code
+ *     defaults.vars}), in the order they are evaluated, each read as {@code vars.<name>}
  * @param origin where the unit is named; for messages only, no part of {@link #equals}
  * @param path where the unit is named, as a config path
  */
@@ -68,6 +71,7 @@ public record Endpoint(
     Optional<String> errorAt,
     ErrorPolicy errors,
     Optional<WindowSpec> window,
+    Map<String, Template> vars,
     ConfigOrigin origin,
     String configPath) {
 
@@ -92,6 +96,7 @@ public record Endpoint(
     Objects.requireNonNull(errorAt, "errorAt");
     Objects.requireNonNull(errors, "errors");
     Objects.requireNonNull(window, "window");
+    vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(configPath, "configPath");
   }
@@ -134,15 +139,44 @@ public record Endpoint(
         errorAt,
         errors,
         window,
+        vars,
         configPath);
   }
 
-  /** The placeholders its requests read ({@code path}, {@code query}, {@code headers}, body). */
+  /** Where the endpoint is written, as a config path ({@code ...endpoints[0]}), for messages. */
+  public String settingsPath() {
+    return configPath.endsWith(".unit")
+        ? configPath.substring(0, configPath.length() - ".unit".length())
+        : configPath;
+  }
+
+  /**
+   * The names its requests read ({@code path}, {@code query}, {@code headers}, body), and through
+   * the computed variables they read, what those read.
+   */
   public Set<String> placeholders() {
     Set<String> names = new HashSet<>(path.names());
     query.values().forEach(template -> names.addAll(template.names()));
     headers.values().forEach(template -> names.addAll(template.names()));
     body.ifPresent(template -> names.addAll(template.names()));
+    List<Map.Entry<String, Template>> computed = new ArrayList<>(vars.entrySet());
+    Collections.reverse(computed);
+    // A variable reads only those before it: one pass from the last reaches every one read.
+    for (Map.Entry<String, Template> variable : computed) {
+      if (names.contains("vars." + variable.getKey())) {
+        names.addAll(variable.getValue().names());
+      }
+    }
     return names;
+  }
+
+  /**
+   * The values its templates read on one request: the connection's {@code vars}, the unit's name,
+   * the window's bounds when there is one, and the computed variables evaluated with them.
+   *
+   * @throws TemplateException when a computed variable cannot be evaluated
+   */
+  public TemplateValues values(Map<String, String> connectionVars, Optional<TemplateWindow> at) {
+    return TemplateValues.of(connectionVars, unit).with(at).with(vars);
   }
 }

@@ -30,16 +30,28 @@ final class EndpointBinder {
   private final Map<String, Section> overrides;
   private final BindContext context;
   private final TemplateBinder templates;
+  private final Section defaults;
 
+  /**
+   * @param defaults the profile's {@code defaults}: a setting an endpoint leaves out is read there,
+   *     and its {@code vars}, {@code query} and {@code headers} are merged under the endpoint's
+   */
   EndpointBinder(
       Section connection,
       Map<String, Section> overrides,
       BindContext context,
-      TemplateBinder templates) {
+      TemplateBinder templates,
+      Section defaults) {
     this.connection = connection;
     this.overrides = overrides;
     this.context = context;
     this.templates = templates;
+    this.defaults = defaults;
+  }
+
+  /** Where {@code key} is read for {@code endpoint}: the endpoint, or else the defaults. */
+  private Section from(Section endpoint, String key) {
+    return endpoint.node(key).isPresent() || defaults.node(key).isEmpty() ? endpoint : defaults;
   }
 
   List<Endpoint> bind(Section profile) {
@@ -69,7 +81,9 @@ final class EndpointBinder {
     boolean enabled = override.bool("enabled", true);
     Shape shape = endpoint.shape("shape");
     boolean tail = shape == Shape.TAIL;
-    Set<String> scope = templates.scope(tail);
+    TemplateBinder.Computed computed =
+        templates.computed(List.of(defaults, endpoint), templates.scope(tail));
+    TemplateScope scope = computed.scope();
     String method = endpoint.string("method", "GET");
     if (!method.equals("GET") && !method.equals("POST")) {
       endpoint.report("method", "unknown method '" + method + "'; one of GET, POST");
@@ -87,11 +101,13 @@ final class EndpointBinder {
         .flatMap(template -> UriPathCheck.problem(template.text()))
         .ifPresent(problem -> endpoint.report("path", problem));
     Map<String, Template> query = new LinkedHashMap<>();
+    templates.putEach(defaults, "query", scope, query);
     templates.putEach(endpoint, "query", scope, query);
     templates.putEach(override, "query", scope, query);
-    Map<String, Template> headers = templates.headers(endpoint, scope);
-    Section rows = endpoint.section("rows", ProfileKeys.ROWS_KEYS);
-    Decoder decoder = decoder(endpoint, rows);
+    Map<String, Template> headers = new LinkedHashMap<>(templates.headers(defaults, scope));
+    headers.putAll(templates.headers(endpoint, scope));
+    Section rows = from(endpoint, "rows").section("rows", ProfileKeys.ROWS_KEYS);
+    Decoder decoder = decoder(from(endpoint, "rows"), rows);
     Optional<String> rowsAt = JsonPointerSetting.read(rows, "at");
     if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
       rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
@@ -103,11 +119,12 @@ final class EndpointBinder {
     }
     boolean rowsMayBeAbsent = rows.bool("allow_missing", false);
     RowShape rowShape = RowShapeBinder.bind(rows, decoder, scope, templates);
-    Optional<String> rowKey = endpoint.rowKey("row_key");
-    Section paginate = endpoint.section("paginate", ProfileKeys.PAGINATE_KEYS);
-    Pager pager = PagerBinder.bind(paginate, endpoint);
+    Optional<String> rowKey = from(endpoint, "row_key").rowKey("row_key");
+    Section paging = from(endpoint, "paginate");
+    Section paginate = paging.section("paginate", ProfileKeys.PAGINATE_KEYS);
+    Pager pager = PagerBinder.bind(paginate, paging);
     if (pager.readsBody()) {
-      refuseStreamed(endpoint, "paginate", decoder);
+      refuseStreamed(paging, "paginate", decoder);
     }
     if (decoder == Decoder.JSON_AT && rowsAt.isPresent()) {
       refuseIntoRows(paginate, pager, rowsAt.get());
@@ -119,25 +136,32 @@ final class EndpointBinder {
     int maxPages =
         override.smallInteger(
             "max_pages",
-            endpoint.smallInteger("max_pages", Endpoint.DEFAULT_MAX_PAGES, 1, 100_000),
+            from(endpoint, "max_pages")
+                .smallInteger("max_pages", Endpoint.DEFAULT_MAX_PAGES, 1, 100_000),
             1,
             100_000);
     long maxPageBytes =
         override.integer(
             "max_page_bytes",
-            endpoint.integer(
-                "max_page_bytes", Endpoint.DEFAULT_MAX_PAGE_BYTES, 1_024, Integer.MAX_VALUE - 8),
+            from(endpoint, "max_page_bytes")
+                .integer(
+                    "max_page_bytes",
+                    Endpoint.DEFAULT_MAX_PAGE_BYTES,
+                    1_024,
+                    Integer.MAX_VALUE - 8),
             1_024,
             Integer.MAX_VALUE - 8);
     int timeout =
         override.smallInteger(
             "timeout_secs",
-            endpoint.smallInteger("timeout_secs", Endpoint.DEFAULT_TIMEOUT_SECS, 1, 3_600),
+            from(endpoint, "timeout_secs")
+                .smallInteger("timeout_secs", Endpoint.DEFAULT_TIMEOUT_SECS, 1, 3_600),
             1,
             3_600);
-    Optional<String> failWhen = endpoint.string("fail_when");
-    failWhen.ifPresent(condition -> checkFailWhen(endpoint, condition, decoder));
-    Optional<String> errorAt = JsonPointerSetting.read(endpoint, "error_at");
+    Section failing = from(endpoint, "fail_when");
+    Optional<String> failWhen = failing.string("fail_when");
+    failWhen.ifPresent(condition -> checkFailWhen(failing, condition, decoder));
+    Optional<String> errorAt = JsonPointerSetting.read(from(endpoint, "error_at"), "error_at");
     ErrorPolicy errors =
         ErrorPolicyBinder.endpoint(
             profileErrors, endpoint.section("errors", ProfileKeys.ERRORS_KEYS), method);
@@ -165,8 +189,10 @@ final class EndpointBinder {
             errorAt,
             errors,
             window,
+            computed.vars(),
             endpoint.originOf("unit"),
             endpoint.pathOf("unit"));
+    templates.tryRendering(bound, endpoint);
     Set<String> read = bound.placeholders();
     if (window.isPresent() && !read.contains("window.start") && !read.contains("window.end")) {
       endpoint.report(
@@ -178,15 +204,15 @@ final class EndpointBinder {
     return bound;
   }
 
-  private Optional<BodyTemplate> body(Section endpoint, String method, Set<String> scope) {
+  private Optional<BodyTemplate> body(Section endpoint, String method, TemplateScope scope) {
     if (endpoint.node("body").isPresent()) {
       YamlNode node = endpoint.node("body").get();
       if (!method.equals("POST")) {
         endpoint.report("body", "applies to method: POST only");
       } else if (node instanceof YamlNode.Scalar) {
         endpoint.report("body", "must be a mapping or a list: the JSON body, written in YAML");
-      } else if (templates.body(node, endpoint.pathOf("body"), scope, endpoint)) {
-        return Optional.of(new BodyTemplate(node));
+      } else {
+        return templates.body(node, endpoint.pathOf("body"), scope, endpoint);
       }
     }
     return Optional.empty();

@@ -7,8 +7,10 @@ import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
+import java.math.BigInteger;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,7 +63,7 @@ public final class ProfileBinder {
     }
     vars.putAll(instanceVars);
     TemplateBinder templates = new TemplateBinder(varsPath, vars);
-    Set<String> common = templates.scope(false);
+    TemplateScope common = templates.scope(false);
     Optional<Template> baseUrl = templates.template(profile, "base_url", common, true);
     Map<String, Template> headers = templates.headers(profile, common);
     RetryPolicy retry = retry(profile.section("retry", ProfileKeys.RETRY_KEYS));
@@ -69,8 +71,13 @@ public final class ProfileBinder {
     ConnectionBudget budget = budget(connection);
     Section profileAuth = profile.section("auth", ProfileKeys.PROFILE_AUTH_KEYS);
     Credentials credentials = new CredentialsBinder(connection, context).bind(profileAuth);
+    Section defaults = profile.section("defaults", ProfileKeys.DEFAULTS_KEYS);
     List<Endpoint> endpoints =
-        new EndpointBinder(connection, overrides, context, templates).bind(profile);
+        new EndpointBinder(connection, overrides, context, templates, defaults).bind(profile);
+    Optional<Probe> probe =
+        profile.node("probe").isPresent()
+            ? probe(profile.section("probe", ProfileKeys.PROBE_KEYS), templates)
+            : Optional.empty();
     for (Map.Entry<String, Section> override : overrides.entrySet()) {
       if (endpoints.stream().noneMatch(e -> e.unit().equals(override.getKey()))) {
         Section unit = override.getValue();
@@ -94,7 +101,8 @@ public final class ProfileBinder {
             rate,
             budget,
             credentials,
-            endpoints);
+            endpoints,
+            probe);
     if (baseUrl.isPresent()) {
       checkBaseUrl(bound, endpoints);
     }
@@ -106,7 +114,32 @@ public final class ProfileBinder {
     Set<String> reported = new HashSet<>();
     List<String> units = endpoints.stream().map(Endpoint::unit).toList();
     for (String unit : units.isEmpty() ? List.of("") : units) {
-      checkBaseUrl(bound.baseUrlOf(unit)).filter(reported::add).ifPresent(this::reportBaseUrl);
+      String rendered;
+      try {
+        rendered = bound.baseUrlOf(unit);
+      } catch (TemplateException e) {
+        if (reported.add(e.getMessage())) {
+          reportBaseUrl(e.getMessage());
+        }
+        continue;
+      }
+      checkBaseUrl(rendered).filter(reported::add).ifPresent(this::reportBaseUrl);
+      TemplateValues values = TemplateValues.of(bound.vars(), unit);
+      bound
+          .headers()
+          .forEach(
+              (name, template) -> {
+                try {
+                  template.render(values);
+                } catch (TemplateException e) {
+                  if (reported.add(name + e.getMessage())) {
+                    profile.report(
+                        profile.originOf("headers"),
+                        Section.join(profile.pathOf("headers"), name),
+                        e.getMessage() + " (with the instance's vars)");
+                  }
+                }
+              });
     }
   }
 
@@ -132,6 +165,49 @@ public final class ProfileBinder {
       problem = "is not a URL: " + e.getReason();
     }
     return Optional.ofNullable(problem);
+  }
+
+  /**
+   * The profile's {@code probe}, its templates over the connection's variables; empty when the
+   * profile names none.
+   */
+  private static Optional<Probe> probe(Section probe, TemplateBinder templates) {
+    TemplateScope scope = templates.scope(false);
+    Optional<Template> path = templates.template(probe, "path", scope, true);
+    path.flatMap(template -> UriPathCheck.problem(template.text()))
+        .ifPresent(problem -> probe.report("path", problem));
+    if (probe.string("path").filter(p -> !p.startsWith("/") && !p.startsWith("{{")).isPresent()) {
+      probe.report("path", "must start with '/' (it is appended to base_url)");
+    }
+    String method = probe.string("method", "GET");
+    if (!Probe.METHODS.contains(method)) {
+      probe.report(
+          "method", "unknown method '" + method + "'; one of " + String.join(", ", Probe.METHODS));
+    }
+    Map<String, Template> query = new LinkedHashMap<>();
+    templates.putEach(probe, "query", scope, query);
+    List<Integer> expect = new ArrayList<>();
+    Optional<YamlNode> statuses = probe.node("expect_status");
+    if (statuses.isPresent()) {
+      boolean ok =
+          statuses.get() instanceof YamlNode.Sequence sequence && !sequence.items().isEmpty();
+      if (ok) {
+        for (YamlNode item : ((YamlNode.Sequence) statuses.get()).items()) {
+          if (item instanceof YamlNode.Scalar scalar
+              && scalar.kind() == YamlNode.ScalarKind.INTEGER
+              && scalar.integer().compareTo(BigInteger.valueOf(100)) >= 0
+              && scalar.integer().compareTo(BigInteger.valueOf(599)) <= 0) {
+            expect.add(scalar.integer().intValue());
+          } else {
+            ok = false;
+          }
+        }
+      }
+      if (!ok) {
+        probe.report("expect_status", "must be a list of HTTP statuses, e.g. [200, 204]");
+      }
+    }
+    return path.map(p -> new Probe(method, p, query, expect));
   }
 
   private static RetryPolicy retry(Section retry) {

@@ -16,7 +16,17 @@ public final class ProfileKeys {
       List.of(
           "enabled", "max_pages", "max_page_bytes", "timeout_secs", "query", "lookback", "settle");
   public static final List<String> PROFILE_KEYS =
-      List.of("base_url", "vars", "auth", "headers", "retry", "rate", "errors", "endpoints");
+      List.of(
+          "base_url",
+          "vars",
+          "auth",
+          "headers",
+          "retry",
+          "rate",
+          "errors",
+          "defaults",
+          "probe",
+          "endpoints");
   public static final List<String> PROFILE_AUTH_KEYS =
       List.of("accepts", "header", "prefix", "query_param", "token_url", "scope");
   public static final List<String> RETRY_KEYS =
@@ -30,6 +40,7 @@ public final class ProfileKeys {
           "unit",
           "shape",
           "method",
+          "vars",
           "body",
           "path",
           "query",
@@ -44,6 +55,23 @@ public final class ProfileKeys {
           "error_at",
           "errors",
           "window");
+
+  /** What a profile's {@code defaults} may give every endpoint that leaves it out. */
+  public static final List<String> DEFAULTS_KEYS =
+      List.of(
+          "vars",
+          "query",
+          "headers",
+          "rows",
+          "row_key",
+          "paginate",
+          "max_pages",
+          "max_page_bytes",
+          "timeout_secs",
+          "fail_when",
+          "error_at");
+
+  public static final List<String> PROBE_KEYS = List.of("method", "path", "query", "expect_status");
   public static final List<String> ROWS_KEYS =
       List.of("decoder", "at", "allow_missing", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();

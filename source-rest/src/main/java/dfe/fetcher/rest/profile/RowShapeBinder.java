@@ -6,7 +6,6 @@ import dfe.fetcher.rest.shape.RowShape;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Binds how an endpoint's elements become rows, beside its decoder under {@code rows}: {@code
@@ -19,7 +18,8 @@ final class RowShapeBinder {
 
   private RowShapeBinder() {}
 
-  static RowShape bind(Section rows, Decoder decoder, Set<String> scope, TemplateBinder templates) {
+  static RowShape bind(
+      Section rows, Decoder decoder, TemplateScope scope, TemplateBinder templates) {
     boolean quoted = rows.bool("quoted", false);
     if (quoted && !decoder.readsJsonValues()) {
       rows.report(
@@ -64,7 +64,7 @@ final class RowShapeBinder {
   }
 
   private static Optional<BodyTemplate> addFields(
-      Section rows, Set<String> scope, TemplateBinder templates) {
+      Section rows, TemplateScope scope, TemplateBinder templates) {
     Optional<YamlNode> node = rows.node("add_fields");
     if (node.isEmpty()) {
       return Optional.empty();
@@ -80,9 +80,6 @@ final class RowShapeBinder {
       rows.report("add_fields", "names no field; leave it out");
       return Optional.empty();
     }
-    if (!templates.body(mapping, rows.pathOf("add_fields"), scope, rows)) {
-      return Optional.empty();
-    }
-    return Optional.of(new BodyTemplate(mapping));
+    return templates.body(mapping, rows.pathOf("add_fields"), scope, rows);
   }
 }

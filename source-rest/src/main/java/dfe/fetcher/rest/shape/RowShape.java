@@ -1,7 +1,7 @@
 package dfe.fetcher.rest.shape;
 
 import dfe.fetcher.rest.profile.BodyTemplate;
-import java.util.Map;
+import dfe.fetcher.rest.profile.TemplateValues;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -47,7 +47,7 @@ public record RowShape(
    *
    * @param maxRowBytes the longest row it may hand on ({@code max_page_bytes})
    */
-  public RowShaper shaper(Map<String, String> values, long maxRowBytes) {
+  public RowShaper shaper(TemplateValues values, long maxRowBytes) {
     return new RowShaper(this, values, maxRowBytes);
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.page.JsonKinds;
+import dfe.fetcher.rest.profile.TemplateValues;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +30,7 @@ public final class RowShaper {
   private final Optional<ObjectNode> added;
   private final long maxRowBytes;
 
-  RowShaper(RowShape shape, Map<String, String> values, long maxRowBytes) {
+  RowShaper(RowShape shape, TemplateValues values, long maxRowBytes) {
     this.shape = shape;
     this.builder = shape.builder().map(type -> type.builder(shape.field()));
     this.added = shape.addFields().map(template -> rendered(template.render(values)));
