@@ -262,7 +262,7 @@ class DashboardQueriesTest {
     processes.add(builder.start());
   }
 
-  /** A REST API whose first answer is 429, then a JSON array of two records. */
+  /** A REST API whose first answer is 429, then a JSON array of two records with the quota left. */
   private int startApi() throws IOException {
     AtomicInteger requests = new AtomicInteger();
     api = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -277,6 +277,7 @@ class DashboardQueriesTest {
           } else {
             body = "[{\"id\":\"a\"},{\"id\":\"b\"}]".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.getResponseHeaders().set("X-RateLimit-Remaining", "4999");
             exchange.sendResponseHeaders(200, body.length);
           }
           try (OutputStream out = exchange.getResponseBody()) {
