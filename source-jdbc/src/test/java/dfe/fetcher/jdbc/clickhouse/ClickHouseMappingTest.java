@@ -10,11 +10,13 @@ import java.util.Optional;
 import java.util.TimeZone;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Every ClickHouse 18.16 type against the real server, as the exact JSON text a dump lands, under a
  * JVM zone east of UTC and one west of it: no value may depend on the JVM's zone.
  */
+@Timeout(120)
 class ClickHouseMappingTest {
 
   private static final String DATABASE = "dfe_mapping";
