@@ -69,7 +69,7 @@ final class ClickHouseTypes {
               + (part.equals(type) ? "" : " (of which \"" + part + "\")")
               + ", which the clickhouse type mapping does not know (it maps ClickHouse 18.16's"
               + " types); cast it in the query to a type it maps (for example toString(...)), see"
-              + " docs/sources-db.md#clickhouse");
+              + " docs/sources-db.md#clickhouse-engine-clickhouse");
     }
   }
 
