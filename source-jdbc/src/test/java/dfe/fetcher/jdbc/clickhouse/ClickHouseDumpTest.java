@@ -144,9 +144,19 @@ class ClickHouseDumpTest {
 
   @Test
   void maxResultRowsReachedAfterTheFirstRowsAbortsThePart() {
+    maxResultRowsAbort("");
+  }
+
+  @Test
+  void anExceptionInsideAGzipAnswerAbortsThePartToo() {
+    // ClickHouse writes the exception into the compressed stream: it must be found there.
+    maxResultRowsAbort("compression: gzip\n");
+  }
+
+  private static void maxResultRowsAbort(String extra) {
     ClickHouseConnection connection =
         connection(
-            "",
+            extra,
             "{unit: many, shape: dump, query: \"SELECT number, toString(number) AS s FROM"
                 + " numbers(300000)\", settings: {max_result_rows: 100000, max_block_size: 1000}}");
     EventSink sink = new EventSink(false);
