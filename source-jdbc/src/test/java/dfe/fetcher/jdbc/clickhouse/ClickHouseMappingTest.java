@@ -93,6 +93,20 @@ class ClickHouseMappingTest {
   }
 
   @Test
+  void aBareNullIsNullAlsoInsideArraysAndTuples() throws Exception {
+    ClickHouseConnection connection =
+        ClickHouseFixture.connection(
+            "wh",
+            "engine: clickhouse\nurl: "
+                + ClickHouseFixture.URL
+                + "\nstores:\n  - {unit: nulls, shape: dump, query: \"SELECT NULL AS n, [NULL] AS"
+                + " a, tuple(NULL, 1) AS t, [[NULL, 'x']] AS nested\"}\n");
+    EventSink sink = ClickHouseFixture.read(connection, "nulls", Optional.empty());
+    assertThat(sink.records)
+        .containsExactly("{\"n\":null,\"a\":[null],\"t\":[null,1],\"nested\":[[null,\"x\"]]}");
+  }
+
+  @Test
   void aTypeTheMappingDoesNotKnowFailsTheTickNamingColumnAndType() throws Exception {
     ClickHouseConnection connection =
         ClickHouseFixture.connection(
