@@ -14,7 +14,8 @@ import java.util.UUID;
  * the tick's cancellation (a stop kills the query and closes the stream). Every way it can fail
  * becomes a {@link SourceException} naming the store and what the query was for, with ClickHouse's
  * own text made safe ({@link ServerMessage}); once the tick is cancelled, every failure is an
- * {@link InterruptedException} instead, so a stopped dump is never mistaken for a broken one.
+ * {@link InterruptedException} instead, so a stopped dump is never mistaken for a broken one. A
+ * query whose answer is not read to its end, for whatever reason (the sink threw), is killed.
  */
 final class StoreQuery {
 
@@ -59,13 +60,26 @@ final class StoreQuery {
                   closeQuietly(stream);
                 })) {
       TsvAnswer answer = new TsvAnswer(stream);
-      AnswerColumns columns;
+      boolean readToTheEnd = false;
+      T result;
       try {
-        columns = AnswerColumns.of(answer.header(), serverZone);
-      } catch (AnswerColumns.UnusableColumnsException e) {
-        throw new SourceException(store + ": " + e.getMessage());
+        AnswerColumns columns;
+        try {
+          columns = AnswerColumns.of(answer.header(), serverZone);
+        } catch (AnswerColumns.UnusableColumnsException e) {
+          throw new SourceException(store + ": " + e.getMessage());
+        }
+        result = reader.read(columns, answer);
+        readToTheEnd = true;
+      } finally {
+        if (!readToTheEnd) {
+          // The answer is abandoned (the sink failed, a type or value was bad, the tick
+          // stopped): 18.16
+          // would go on running the query for a client that went away, and closing the stream
+          // waits for the answer's end. Kill it first.
+          http.kill(queryId);
+        }
       }
-      T result = reader.read(columns, answer);
       cancellation.throwIfCancelled();
       return result;
     } catch (TsvAnswer.BrokenAnswerException e) {

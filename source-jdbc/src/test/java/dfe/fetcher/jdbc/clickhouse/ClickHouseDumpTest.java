@@ -2,11 +2,13 @@ package dfe.fetcher.jdbc.clickhouse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.Row;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.OpenConnection;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeAll;
@@ -197,6 +199,42 @@ class ClickHouseDumpTest {
         .hasMessageContaining("Code: 394. DB::Exception: Query was cancelled");
     assertThat(sink.events).containsExactly("begin");
     assertThat(sink.rows.get()).isGreaterThanOrEqualTo(20_000);
+  }
+
+  @Test
+  void aSinkFailurePropagatesUnchangedAndTheAbandonedQueryIsKilled() throws Exception {
+    ClickHouseConnection connection =
+        connection(
+            "",
+            // 300,000 rows at once, then blocks that each take a while and print little: once
+            // the sink failed the server computes for half a minute before it writes again (and
+            // notices the client went away), so within the await below only a kill ends it.
+            "{unit: abandoned, shape: dump, query: \"SELECT number AS n,"
+                + " arraySum(range(if(number < 300000, 1, 90000))) AS s FROM"
+                + " numbers(100000000)\", settings: {max_threads: 1, max_block_size: 1000}}");
+    IllegalStateException transportDown = new IllegalStateException("the transport failed");
+    EventSink sink =
+        new EventSink(false) {
+          @Override
+          public void row(Row row) throws InterruptedException {
+            super.row(row);
+            if (rows.get() == 299_990) {
+              throw transportDown;
+            }
+          }
+        };
+    assertThatThrownBy(() -> read(connection, "abandoned", sink, new Cancellation()))
+        .isSameAs(transportDown);
+    assertThat(sink.events).containsExactly("begin");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                ClickHouseFixture.exec(
+                        "SELECT count() FROM system.processes WHERE query_id LIKE"
+                            + " 'dfe-wh.abandoned-%'")
+                    .trim()
+                    .equals("0"));
   }
 
   private static void read(
