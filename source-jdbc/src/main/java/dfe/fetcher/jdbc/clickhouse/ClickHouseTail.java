@@ -50,7 +50,10 @@ final class ClickHouseTail implements RowSource {
     this.name = clickhouse.nameOf(store);
   }
 
-  /** The key's columns as the probe found them: indexes in the result, and their scalars. */
+  /**
+   * The key as the probe found it: its column names, the scalar each compares as, and whether any
+   * may be NULL.
+   */
   private record Key(List<String> names, List<ClickHouseType.Scalar> scalars, boolean mayBeNull) {}
 
   @Override
