@@ -79,8 +79,11 @@ EOF
   <quotas><default></default></quotas>
 </yandex>
 EOF
-  (cd "$DIR" && nohup clickhouse-server --config-file="$DIR/config.xml" --pid-file="$DIR/server.pid" \
-    >"$DIR/log/stdout.log" 2>&1 &)
+  # 18.16 writes no pid file when it runs in the foreground: keep the pid of the process started.
+  cd "$DIR"
+  nohup clickhouse-server --config-file="$DIR/config.xml" >"$DIR/log/stdout.log" 2>&1 &
+  echo $! >"$DIR/server.pid"
+  cd - >/dev/null
   for _ in $(seq 1 60); do
     port_open "$HTTP_PORT" && { echo "clickhouse: up on 127.0.0.1:$HTTP_PORT"; return 0; }
     sleep 1
@@ -91,12 +94,18 @@ EOF
 
 stop() {
   if [[ -f "$DIR/server.pid" ]]; then
-    kill "$(cat "$DIR/server.pid")" 2>/dev/null || true
-    for _ in $(seq 1 30); do
-      port_open "$HTTP_PORT" || break
+    pid="$(cat "$DIR/server.pid")"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 60); do
+      kill -0 "$pid" 2>/dev/null || break
       sleep 1
     done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "clickhouse: $pid did not stop within 60 s" >&2
+      exit 1
+    fi
     rm -f "$DIR/server.pid"
+    echo "clickhouse: stopped"
   fi
 }
 
