@@ -3,7 +3,10 @@ package dfe.fetcher.jdbc;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.source.config.ConfigOrigin;
 import java.time.ZoneId;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,6 +28,8 @@ import java.util.Optional;
  *     this (0: off)
  * @param resume whether a dump continues its snapshot after a failed tick ({@code by_key}) or not
  * @param chunkRows a resumable dump's rows a chunk: one query and one commit point each
+ * @param settings ClickHouse settings sent with each of the store's queries ({@code
+ *     max_execution_time}, {@code max_result_rows}); empty for a JDBC store, which has none
  * @param origin where the store's unit name is written, and {@code path} its config path
  */
 public record DbStore(
@@ -41,6 +46,7 @@ public record DbStore(
     int settleSecs,
     DumpResume resume,
     int chunkRows,
+    Map<String, String> settings,
     ConfigOrigin origin,
     String path) {
 
@@ -56,8 +62,45 @@ public record DbStore(
     Objects.requireNonNull(zone, "zone");
     key = List.copyOf(key);
     Objects.requireNonNull(resume, "resume");
+    settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(path, "path");
+  }
+
+  /** A store without ClickHouse settings. */
+  public DbStore(
+      String unit,
+      boolean enabled,
+      Shape shape,
+      String query,
+      Optional<String> rowKey,
+      boolean countFirst,
+      Optional<ZoneId> zone,
+      List<String> key,
+      int limit,
+      int maxPagesPerTick,
+      int settleSecs,
+      DumpResume resume,
+      int chunkRows,
+      ConfigOrigin origin,
+      String path) {
+    this(
+        unit,
+        enabled,
+        shape,
+        query,
+        rowKey,
+        countFirst,
+        zone,
+        key,
+        limit,
+        maxPagesPerTick,
+        settleSecs,
+        resume,
+        chunkRows,
+        Map.of(),
+        origin,
+        path);
   }
 
   /** A store that does not resume ({@code resume: none}). */
@@ -114,7 +157,8 @@ public record DbStore(
         && maxPagesPerTick == that.maxPagesPerTick
         && settleSecs == that.settleSecs
         && resume == that.resume
-        && chunkRows == that.chunkRows;
+        && chunkRows == that.chunkRows
+        && settings.equals(that.settings);
   }
 
   @Override

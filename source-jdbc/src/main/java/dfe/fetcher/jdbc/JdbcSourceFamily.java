@@ -1,6 +1,7 @@
 package dfe.fetcher.jdbc;
 
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.jdbc.clickhouse.ClickHouseBinding;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceFamily;
@@ -39,8 +40,12 @@ import java.util.Optional;
  */
 public final class JdbcSourceFamily implements SourceFamily {
 
+  private static final String ENGINE_JDBC = "jdbc";
+  private static final String ENGINE_CLICKHOUSE = "clickhouse";
+
   static final List<String> CONNECTION_KEYS =
       List.of(
+          "engine",
           "url",
           "user",
           "password",
@@ -48,6 +53,9 @@ public final class JdbcSourceFamily implements SourceFamily {
           "dialect",
           "query_timeout_secs",
           "pool",
+          "database",
+          "compression",
+          "connect_timeout_secs",
           "stores");
   static final List<String> POOL_KEYS = List.of("max_size", "connection_timeout_secs");
   static final List<String> STORE_KEYS =
@@ -64,7 +72,8 @@ public final class JdbcSourceFamily implements SourceFamily {
           "max_pages_per_tick",
           "settle_secs",
           "resume",
-          "chunk_rows");
+          "chunk_rows",
+          "settings");
 
   @Override
   public String name() {
@@ -83,6 +92,22 @@ public final class JdbcSourceFamily implements SourceFamily {
 
   @Override
   public SourceConnection bind(String id, Section connection, BindContext context) {
+    // engine: clickhouse reads ClickHouse over its HTTP interface with the same store grammar;
+    // docs/architecture.md says why it is an engine of sources.db, not a family of its own.
+    String engine = connection.string("engine").orElse(ENGINE_JDBC);
+    if (engine.equals(ENGINE_CLICKHOUSE)) {
+      return ClickHouseBinding.bind(id, connection, context, stores(connection, true));
+    }
+    if (!engine.equals(ENGINE_JDBC)) {
+      connection.report(
+          "engine",
+          "unknown engine '" + engine + "'; one of jdbc, clickhouse (jdbc when left out)");
+    }
+    for (String key : ClickHouseBinding.CLICKHOUSE_ONLY_KEYS) {
+      if (connection.node(key).isPresent()) {
+        connection.report(key, "applies to engine: clickhouse only");
+      }
+    }
     String url =
         connection
             .requiredString("url")
@@ -128,7 +153,7 @@ public final class JdbcSourceFamily implements SourceFamily {
     Section pool = connection.section("pool", POOL_KEYS);
     int poolSize = pool.smallInteger("max_size", 2, 1, 100);
     int connectionTimeout = pool.smallInteger("connection_timeout_secs", 10, 1, 3_600);
-    List<DbStore> stores = stores(connection);
+    List<DbStore> stores = stores(connection, false);
     return new DbConnection(
         id,
         url,
@@ -142,18 +167,18 @@ public final class JdbcSourceFamily implements SourceFamily {
         stores);
   }
 
-  private static List<DbStore> stores(Section connection) {
+  private static List<DbStore> stores(Section connection, boolean clickhouse) {
     return UnitNames.bindEach(
         connection,
         "stores",
         "store",
         STORE_KEYS,
         "connection",
-        JdbcSourceFamily::store,
+        store -> store(store, clickhouse),
         DbStore::unit);
   }
 
-  private static DbStore store(Section store) {
+  private static DbStore store(Section store, boolean clickhouse) {
     String unit = store.requiredName("unit");
     boolean enabled = store.bool("enabled", true);
     Shape shape = store.shape("shape");
@@ -242,6 +267,18 @@ public final class JdbcSourceFamily implements SourceFamily {
     if (shape == Shape.TAIL && store.node("count_first").isPresent()) {
       store.report("count_first", "applies to dump stores only");
     }
+    Map<String, String> settings = settings(store, clickhouse);
+    if (clickhouse) {
+      if (store.node("resume").isPresent()) {
+        store.report("resume", "engine: clickhouse has no resumable dumps (resume: by_key)");
+      }
+      if (store.node("zone").isPresent()) {
+        store.report(
+            "zone",
+            "a ClickHouse DateTime carries its zone (the column's or the server's): engine:"
+                + " clickhouse takes no zone");
+      }
+    }
     return new DbStore(
         unit,
         enabled,
@@ -256,7 +293,50 @@ public final class JdbcSourceFamily implements SourceFamily {
         settle,
         resume,
         chunkRows,
+        settings,
         store.originOf("unit"),
         store.pathOf("unit"));
   }
+
+  /**
+   * A ClickHouse store's {@code settings}: names of ClickHouse settings and their values, sent with
+   * each of the store's queries; refused on a JDBC store.
+   */
+  private static Map<String, String> settings(Section store, boolean clickhouse) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    Optional<List<YamlNode.Entry>> entries = store.namedEntries("settings");
+    if (entries.isEmpty()) {
+      return settings;
+    }
+    if (!clickhouse) {
+      store.report("settings", "applies to engine: clickhouse stores only");
+      return settings;
+    }
+    for (YamlNode.Entry entry : entries.get()) {
+      String at = Section.join(store.pathOf("settings"), entry.key());
+      if (!entry.key().matches("[a-z][a-z0-9_]*")) {
+        store.report(entry.value(), at, "is not a ClickHouse setting name (lower case, digits, _)");
+        continue;
+      }
+      if (RESERVED_SETTINGS.contains(entry.key())) {
+        store.report(
+            entry.value(), at, "is set by the fetcher itself (query id, database, compression)");
+        continue;
+      }
+      if (entry.value() instanceof YamlNode.Scalar scalar
+          && scalar.kind() != YamlNode.ScalarKind.NULL) {
+        settings.put(
+            entry.key(),
+            scalar.kind() == YamlNode.ScalarKind.BOOLEAN
+                ? (scalar.bool() ? "1" : "0")
+                : scalar.text());
+      } else {
+        store.report(entry.value(), at, "must be a number, a string or a boolean");
+      }
+    }
+    return settings;
+  }
+
+  private static final List<String> RESERVED_SETTINGS =
+      List.of("query_id", "database", "enable_http_compression", "user", "password", "query");
 }

@@ -12,7 +12,7 @@ import java.time.temporal.ChronoField;
  * with at least the column's fractional digits and all the value has, and an instant in RFC 3339
  * UTC. On the hot path of every dump of a table with time columns.
  */
-final class TimeText {
+public final class TimeText {
 
   private TimeText() {}
 
@@ -44,7 +44,7 @@ final class TimeText {
   }
 
   /** RFC 3339 in UTC with {@code Z}, fractional digits as {@link #time}. */
-  static String utc(Instant instant, int scale) {
+  public static String utc(Instant instant, int scale) {
     LocalDateTime value = LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     StringBuilder out = new StringBuilder(30);
     int year = value.getYear();
