@@ -178,7 +178,7 @@ class ConfigExampleTest {
       }
       for (FileUnit unit : files.fileUnits()) {
         List<PathMatcher> globs =
-            unit.dump().paths().stream()
+            unit.dump().orElseThrow().paths().stream()
                 .map(glob -> FileSystems.getDefault().getPathMatcher("glob:" + glob))
                 .toList();
         assertThat(shipped)

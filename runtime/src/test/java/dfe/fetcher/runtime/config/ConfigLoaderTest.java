@@ -194,6 +194,7 @@ class ConfigLoaderTest {
                 .fileUnits()
                 .get(0)
                 .dump()
+                .orElseThrow()
                 .paths())
         .containsExactly(directory.resolve("etc/data/*.ndjson").toString(), "/srv/hosts/*.ndjson");
   }
