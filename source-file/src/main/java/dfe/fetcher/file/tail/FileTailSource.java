@@ -264,6 +264,15 @@ public final class FileTailSource implements RowSource, AutoCloseable {
           continue;
         }
         offset = firstRead && spec.readFrom() == ReadFrom.END ? endOfLastLine(path, prefix) : 0;
+        if (wasTruncated(file, attrs.size(), parsed, continued)) {
+          LOG.info(
+              "event=tail_rotation unit={} file={} kind=truncate size={} reason=\"the file it"
+                  + " was shrank and starts with other bytes now\"",
+              store,
+              path,
+              attrs.size());
+          rotation("truncate");
+        }
         LOG.info(
             "event=tail_file_found unit={} file={} offset={} fingerprint={}",
             store,
@@ -333,6 +342,26 @@ public final class FileTailSource implements RowSource, AutoCloseable {
       rotatedAway(entry, now).ifPresentOrElse(followed::add, () -> gone(entry));
     }
     return followed;
+  }
+
+  /**
+   * Whether {@code file}, which continues no entry, is the file an entry was read from (the same
+   * identity, last read by this process) now shorter than that entry's offset: truncated in place
+   * and written again, so its first bytes no longer match.
+   */
+  private boolean wasTruncated(
+      FileAssignment.Found file,
+      long size,
+      List<FileAssignment.Entry> entries,
+      Set<FileAssignment.Entry> continued) {
+    for (FileAssignment.Entry entry : entries) {
+      if (!continued.contains(entry)
+          && file.identity().equals(lastIdentity.get(entry.fingerprint().text()))
+          && size < entry.offset()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The file of an entry no listed file continues, through its open handle or beside its path. */
