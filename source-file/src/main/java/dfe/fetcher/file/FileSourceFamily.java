@@ -114,6 +114,18 @@ public final class FileSourceFamily implements SourceFamily {
     } else if (!isTail && unit.node("dump").isEmpty()) {
       unit.report("dump", "is required (or tail, for a unit that follows growing files)");
     }
+    if (!isTail && unit.node("dump").isEmpty()) {
+      // Reported above; a placeholder keeps binding going without a second problem about it.
+      return new FileUnit(
+          name,
+          enabled,
+          rowKey,
+          Optional.of(
+              new FileDumpSpec(List.of(baseDirectory.toString()), baseDirectory, Decoder.AUTO)),
+          Optional.empty(),
+          unit.originOf("unit"),
+          unit.pathOf("unit"));
+    }
     Optional<FileDumpSpec> dump =
         isTail
             ? Optional.empty()
