@@ -211,6 +211,7 @@ public final class FileTailSource implements RowSource, AutoCloseable {
       parsed.add(new FileAssignment.Entry(fingerprint.get(), entry.path(), entry.offset()));
     }
     Set<String> unreadable = new HashSet<>();
+    Set<String> emptied = new HashSet<>();
     List<FileAssignment.Found> found = new ArrayList<>();
     Map<FileAssignment.Found, BasicFileAttributes> attributes = new HashMap<>();
     Map<FileAssignment.Found, Prefix> prefixOf = new HashMap<>();
@@ -232,6 +233,9 @@ public final class FileTailSource implements RowSource, AutoCloseable {
       Optional<Prefix> prefix = prefix(path, identity, attrs, sink);
       if (prefix.isEmpty()) {
         unreadable.add(path.toString());
+      }
+      if (prefix.isPresent() && prefix.get().length() == 0) {
+        emptied.add(identity);
       }
       if (prefix.isEmpty() || prefix.get().length() == 0) {
         continue; // unreadable (reported), or empty: nothing to read, no fingerprint yet
@@ -339,8 +343,25 @@ public final class FileTailSource implements RowSource, AutoCloseable {
         followed.add(kept);
         continue;
       }
-      rotatedAway(entry, now).ifPresentOrElse(followed::add, () -> gone(entry));
+      Optional<FollowedFile> rotated = rotatedAway(entry, now);
+      if (rotated.isPresent()) {
+        followed.add(rotated.get());
+      } else if (emptied.contains(lastIdentity.get(entry.fingerprint().text()))) {
+        // Truncated to nothing and no copy beside it: it is read from its start once it grows.
+        LOG.info(
+            "event=tail_rotation unit={} file={} kind=truncate offset={} size=0",
+            store,
+            entry.path(),
+            entry.offset());
+        rotation("truncate");
+        rotatedAwaySince.remove(entry.fingerprint().text());
+      } else {
+        gone(entry);
+      }
     }
+    Set<String> listedNames = new HashSet<>();
+    listed.forEach(path -> listedNames.add(path.toString()));
+    lastFingerprintAt.keySet().retainAll(listedNames);
     return followed;
   }
 

@@ -199,6 +199,43 @@ class FileTailSourceTest {
   }
 
   @Test
+  void aFileTruncatedToNothingIsATruncateNotALossAndIsReadFromItsStartAsItGrows()
+      throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "app.log"));
+    Path file = append("app.log", lines("old", 0, 2));
+    tail.read();
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      channel.truncate(0);
+    }
+    tail.read();
+    append("app.log", "new\n");
+    tail.read();
+
+    assertThat(tail.values()).containsExactly("old0", "old1", "new");
+    assertThat(tail.metrics.get(MetricNames.TAIL_ROTATIONS, Map.of("kind", "truncate")))
+        .isEqualTo(1.0);
+    assertThat(tail.metrics.get(MetricNames.TAIL_ROTATIONS, Map.of("kind", "deleted"))).isZero();
+  }
+
+  @Test
+  void aCopyTheGlobsMatchIsNotReadAgainAfterACopytruncate() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "app.log*"));
+    Path file = append("app.log", lines("old", 0, 3));
+    tail.read();
+    append("app.log", "old3\n");
+    Files.copy(file, dir.resolve("app.log.1"));
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      channel.truncate(0);
+    }
+    append("app.log", "new\n");
+
+    tail.read();
+    tail.restart().read();
+
+    assertThat(tail.values()).containsExactly("old0", "old1", "old2", "old3", "new");
+  }
+
+  @Test
   void linesWrittenJustBeforeACopytruncateAreReadFromTheCopy() throws IOException {
     TailHarness tail = tail(TailSpecs.in(dir, "app.log"));
     Path file = append("app.log", lines("old", 0, 2));
