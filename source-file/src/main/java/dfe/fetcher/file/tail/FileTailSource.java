@@ -42,11 +42,11 @@ import org.slf4j.LoggerFactory;
  * <p><b>Contract.</b> {@code read} starts each file at the offset its checkpoint entry holds (the
  * checkpoint is what the driver committed: a line not acknowledged is read again), reads whole
  * lines up to the size each file had when the read began, and returns. Every row's offset is in the
- * marks that follow it; a mark rides on every {@value #MARK_EVERY_ROWS}th row and on an {@link
- * RowSink#advance} at the end of the read, so the driver commits a file's offset only once every
- * line before it is acknowledged. A line without its newline is not read (it is read whole once the
- * newline is written), except at the end of a file known complete (a gzip file, a rotated file
- * quiet for {@code rotate_wait_secs}).
+ * marks that follow it; a mark rides on every {@value #MARK_EVERY_ROWS}th row (every 4 x files rows
+ * when more files are followed) and on an {@link RowSink#advance} at the end of the read, so the
+ * driver commits a file's offset only once every line before it is acknowledged. A line without its
+ * newline is not read (it is read whole once the newline is written), except at the end of a file
+ * known complete (a gzip file, a rotated file quiet for {@code rotate_wait_secs}).
  *
  * <p><b>Which file is which.</b> Files are matched to entries by fingerprint ({@link Fingerprint},
  * {@link FileAssignment}). A file that continues an entry but is now shorter than its offset was
@@ -809,7 +809,9 @@ public final class FileTailSource implements RowSource, AutoCloseable {
           records.decode(event.bytes(), event.kept(), file.path.toString(), event.start());
       if (decoded instanceof TailRecords.Record record) {
         Optional<Mark> mark = Optional.empty();
-        if (++rowsSinceMark >= MARK_EVERY_ROWS) {
+        // A mark copies every file's entry: with many files, marks come less often, so that
+        // building them costs at most a few entries a row.
+        if (++rowsSinceMark >= Math.max(MARK_EVERY_ROWS, 4L * followed.size())) {
           FileTailMark now = mark();
           mark = Optional.of(now);
           lastMark = Optional.of(now);
