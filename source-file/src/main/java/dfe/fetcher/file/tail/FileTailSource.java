@@ -126,39 +126,43 @@ public final class FileTailSource implements RowSource, AutoCloseable {
     }
     List<FollowedFile> followed = follow(entries, firstRead, now, sink);
     Reading reading = new Reading(sink, followed, checkpoint, cancellation);
-    // Rotated-away files first, each to its end: their lines come before the new file's.
-    for (FollowedFile file : followed) {
-      if (file.rotatedAway) {
-        reading.drain(file);
-      }
-    }
-    boolean progress = true;
-    while (progress) {
-      progress = false;
+    try {
+      // Rotated-away files first, each to its end: their lines come before the new file's.
       for (FollowedFile file : followed) {
-        if (!file.rotatedAway && !file.atEnd) {
-          progress |= reading.turn(file, LINES_PER_TURN);
+        if (file.rotatedAway) {
+          reading.drain(file);
         }
       }
-    }
-    List<FollowedFile> kept = new ArrayList<>();
-    for (FollowedFile file : followed) {
-      if (!file.listedNow && isDone(file, now)) {
-        reading.finish(file);
-        LOG.info(
-            "event=tail_file_done unit={} file={} offset={} reason=rotated_and_quiet",
-            store,
-            file.path,
-            file.offset);
-        open.close(file.identity);
-        rotatedAwaySince.remove(file.fingerprint.text());
-      } else {
-        kept.add(file);
+      boolean progress = true;
+      while (progress) {
+        progress = false;
+        for (FollowedFile file : followed) {
+          if (!file.rotatedAway && !file.atEnd) {
+            progress |= reading.turn(file, LINES_PER_TURN);
+          }
+        }
       }
+      List<FollowedFile> kept = new ArrayList<>();
+      for (FollowedFile file : followed) {
+        if (!file.listedNow && isDone(file, now)) {
+          reading.finish(file);
+          LOG.info(
+              "event=tail_file_done unit={} file={} offset={} reason=rotated_and_quiet",
+              store,
+              file.path,
+              file.offset);
+          open.close(file.identity);
+          rotatedAwaySince.remove(file.fingerprint.text());
+        } else {
+          kept.add(file);
+        }
+      }
+      reading.end(kept);
+      report(kept);
+      forgetAllBut(kept);
+    } finally {
+      reading.closeStreams();
     }
-    reading.close(kept);
-    report(kept);
-    forgetAllBut(kept);
   }
 
   /** Keeps the caches to the files still followed, so they stay as small as the mark. */
@@ -212,6 +216,7 @@ public final class FileTailSource implements RowSource, AutoCloseable {
     }
     Set<String> unreadable = new HashSet<>();
     Set<String> emptied = new HashSet<>();
+    Set<String> identities = new HashSet<>();
     List<FileAssignment.Found> found = new ArrayList<>();
     Map<FileAssignment.Found, BasicFileAttributes> attributes = new HashMap<>();
     Map<FileAssignment.Found, Prefix> prefixOf = new HashMap<>();
@@ -230,6 +235,9 @@ public final class FileTailSource implements RowSource, AutoCloseable {
         continue;
       }
       String identity = identityOf(path, attrs);
+      if (!identities.add(identity)) {
+        continue; // the same file under a second path (a link): followed once, under the first
+      }
       Optional<Prefix> prefix = prefix(path, identity, attrs, sink);
       if (prefix.isEmpty()) {
         unreadable.add(path.toString());
@@ -838,8 +846,8 @@ public final class FileTailSource implements RowSource, AutoCloseable {
       return new FileTailMark(entries);
     }
 
-    /** Ends the read: closes the streams, counts, and commits where {@code kept} stand. */
-    void close(List<FollowedFile> kept) throws InterruptedException {
+    /** Closes the streams the read opened (a gzip stream holds an inflater), whatever happened. */
+    void closeStreams() {
       for (InputStream in : streams.values()) {
         try {
           in.close();
@@ -847,6 +855,11 @@ public final class FileTailSource implements RowSource, AutoCloseable {
           // the handle stays open in OpenFiles; the stream holds nothing else
         }
       }
+      streams.clear();
+    }
+
+    /** Ends the read: counts, and commits where {@code kept} stand. */
+    void end(List<FollowedFile> kept) throws InterruptedException {
       metrics.add(MetricNames.TAIL_LINES, store, Map.of(), lines);
       metrics.add(MetricNames.TAIL_BYTES, store, Map.of(), bytes);
       FileTailMark end = mark(kept);

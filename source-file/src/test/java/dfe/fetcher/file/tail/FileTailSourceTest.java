@@ -270,6 +270,18 @@ class FileTailSourceTest {
   }
 
   @Test
+  void aFileTheGlobsMatchUnderTwoPathsIsReadOnce() throws IOException {
+    Path file = append("app-20260501.log", "once\n");
+    Files.createSymbolicLink(dir.resolve("current.log"), file);
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+
+    tail.read();
+    tail.restart().read();
+
+    assertThat(tail.values()).containsExactly("once");
+  }
+
+  @Test
   void anEmptyFileIsReadOnceItHoldsALine() throws IOException {
     TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
     append("app.log", "");
