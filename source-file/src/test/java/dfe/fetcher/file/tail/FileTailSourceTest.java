@@ -281,6 +281,39 @@ class FileTailSourceTest {
     assertThat(tail.values()).containsExactly("once");
   }
 
+  /**
+   * A file this process cannot open: one made unreadable, or, for root (who reads everything), a
+   * link to a write-only kernel attribute that even root cannot open for reading.
+   */
+  private Path unreadable(String name) throws IOException {
+    Path file = dir.resolve(name);
+    if (!"root".equals(System.getProperty("user.name"))) {
+      append(name, "secret\n");
+      Files.setPosixFilePermissions(file, java.util.Set.of());
+      return file;
+    }
+    Path writeOnly = Path.of("/sys/bus/pci/rescan");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.exists(writeOnly), "no file here that root cannot read");
+    Files.createSymbolicLink(file, writeOnly);
+    return file;
+  }
+
+  @Test
+  void anUnreadableFileIsReportedOnceAndTheOthersAreReadOn() throws IOException {
+    Path locked = unreadable("locked.log");
+    append("open.log", "a\n");
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+
+    tail.read();
+    append("open.log", "b\n");
+    tail.read();
+    tail.read();
+
+    assertThat(tail.values()).containsExactly("a", "b");
+    assertThat(tail.skipped).containsExactly("unreadable " + locked);
+  }
+
   @Test
   void anEmptyFileIsReadOnceItHoldsALine() throws IOException {
     TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
