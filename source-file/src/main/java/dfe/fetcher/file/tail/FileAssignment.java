@@ -1,6 +1,7 @@
 package dfe.fetcher.file.tail;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,9 @@ final class FileAssignment {
   /** An entry of the checkpoint, its fingerprint parsed. */
   record Entry(Fingerprint fingerprint, String path, long offset) {}
 
+  /** The content bytes a fingerprint covers. */
+  private record Range(long start, long end) {}
+
   private FileAssignment() {}
 
   /**
@@ -35,12 +39,32 @@ final class FileAssignment {
       List<Found> files, List<Entry> entries, Map<String, String> lastIdentity) {
     Map<Found, Entry> assigned = new IdentityHashMap<>();
     Map<Entry, Found> taken = new IdentityHashMap<>();
+    // Entries by the bytes their fingerprint covers and its digest: a file's digest of each range
+    // is computed once and looked up, so matching stays linear in files and entries (most share
+    // the one full range).
+    Map<Range, Map<String, List<Entry>>> byRange = new HashMap<>();
+    for (Entry entry : entries) {
+      Fingerprint fingerprint = entry.fingerprint();
+      byRange
+          .computeIfAbsent(
+              new Range(fingerprint.start(), fingerprint.end()), range -> new HashMap<>())
+          .computeIfAbsent(fingerprint.digest(), digest -> new ArrayList<>())
+          .add(entry);
+    }
     List<List<Entry>> candidates = new ArrayList<>();
     for (Found file : files) {
       List<Entry> matching = new ArrayList<>();
-      for (Entry entry : entries) {
-        if (entry.fingerprint().matches(file.identity(), file.prefix(), file.length())) {
-          matching.add(entry);
+      for (Map.Entry<Range, Map<String, List<Entry>>> range : byRange.entrySet()) {
+        Range covered = range.getKey();
+        if (file.length() < covered.end()) {
+          continue;
+        }
+        String digest =
+            Fingerprint.digest(file.prefix(), (int) covered.start(), (int) covered.end());
+        for (Entry entry : range.getValue().getOrDefault(digest, List.of())) {
+          if (entry.fingerprint().matches(file.identity(), file.prefix(), file.length())) {
+            matching.add(entry);
+          }
         }
       }
       matching.sort((a, b) -> Long.compare(b.fingerprint().end(), a.fingerprint().end()));

@@ -638,6 +638,11 @@ public final class FileTailSource implements RowSource, AutoCloseable {
     lagSeries.addAll(now);
   }
 
+  /** How many files the unit holds open now: at most {@code max_open_files}. */
+  int openFileCount() {
+    return open.size();
+  }
+
   @Override
   public void close() {
     open.close();

@@ -126,7 +126,8 @@ record Fingerprint(
     }
   }
 
-  private static String digest(byte[] bytes, int from, int to) {
+  /** The digest this strategy writes of {@code bytes[from, to)}. */
+  static String digest(byte[] bytes, int from, int to) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       sha.update(bytes, from, to - from);

@@ -517,6 +517,26 @@ class FileTailSourceTest {
   }
 
   @Test
+  void twoThousandFilesAreEachReadOnceWithAtMostMaxOpenFilesHeldOpen() throws IOException {
+    int files = 2000;
+    for (int i = 0; i < files; i++) {
+      append("f" + i + ".log", "first" + i + "\n");
+    }
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log").maxOpenFiles(64));
+    tail.read();
+    assertThat(tail.openFiles()).isLessThanOrEqualTo(64);
+    for (int i = 0; i < files; i += 7) {
+      append("f" + i + ".log", "second" + i + "\n");
+    }
+    tail.read();
+    tail.restart().read();
+
+    assertThat(tail.openFiles()).isLessThanOrEqualTo(64);
+    assertThat(tail.values()).hasSize(files + (files + 6) / 7).doesNotHaveDuplicates();
+    assertThat(tail.mark().files()).hasSize(files);
+  }
+
+  @Test
   void theMetricsCountLinesBytesFilesAndLag() throws IOException {
     TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
     Path file = append("app.log", "ab\ncd\npartial");

@@ -198,6 +198,10 @@ final class TailHarness {
     return (FileTailMark) checkpoint.orElseThrow();
   }
 
+  int openFiles() {
+    return source.openFileCount();
+  }
+
   void close() {
     source.close();
   }
