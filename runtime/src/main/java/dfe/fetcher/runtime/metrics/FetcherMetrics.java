@@ -352,7 +352,19 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.CHECKPOINT_COMMITS -> checkpointCommits.labelValues(labelValues).get();
       case MetricNames.TICK_FAILURES -> tickFailures.labelValues(labelValues).get();
       case MetricNames.FILES_SKIPPED -> filesSkipped.labelValues(labelValues).get();
+      case MetricNames.TAIL_LINES -> tailLines.labelValues(labelValues).get();
+      case MetricNames.TAIL_BYTES -> tailBytes.labelValues(labelValues).get();
+      case MetricNames.TAIL_ROTATIONS -> tailRotations.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no counter named " + name);
+    };
+  }
+
+  /** The current value of a gauge, for tests. */
+  public double gaugeValue(String name, String... labelValues) {
+    return switch (name) {
+      case MetricNames.TAIL_FILES_WATCHED -> tailFilesWatched.labelValues(labelValues).get();
+      case MetricNames.TAIL_LAG_BYTES -> tailLag.labelValues(labelValues).get();
+      default -> throw new IllegalArgumentException("no gauge named " + name);
     };
   }
 }

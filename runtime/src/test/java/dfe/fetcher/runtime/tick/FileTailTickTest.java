@@ -3,13 +3,13 @@ package dfe.fetcher.runtime.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.FileTailMark;
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.core.row.UnitSpec;
 import dfe.fetcher.file.tail.FileTailSource;
 import dfe.fetcher.file.tail.FileTailSpec;
-import dfe.fetcher.source.SourceMetrics;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,7 +54,7 @@ class FileTailTickTest {
         new FileTailSource(
             new FileTailSpec(List.of(directory.resolve("logs/*.log").toString()), directory),
             Clock.systemUTC(),
-            SourceMetrics.NONE,
+            landing.metrics,
             "logs.app");
     sources.add(source);
     return landing
@@ -100,6 +100,26 @@ class FileTailTickTest {
         .singleElement()
         .extracting(FileTailMark.TailedFile::offset)
         .isEqualTo(Files.size(file));
+  }
+
+  @Test
+  void theTailsMetricsReachTheServicesRegistry() throws IOException {
+    Path file = append("{\"id\":\"a\"}\n{\"id\":\"b\"}\npartial");
+
+    tick();
+
+    assertThat(landing.metrics.counterValue(MetricNames.TAIL_LINES, "logs.app")).isEqualTo(2);
+    assertThat(landing.metrics.counterValue(MetricNames.TAIL_BYTES, "logs.app")).isEqualTo(22);
+    assertThat(landing.metrics.gaugeValue(MetricNames.TAIL_FILES_WATCHED, "logs.app")).isEqualTo(1);
+    assertThat(landing.metrics.gaugeValue(MetricNames.TAIL_LAG_BYTES, "logs.app", file.toString()))
+        .isEqualTo(7);
+    assertThat(landing.metrics.registry().scrape())
+        .extracting(snapshot -> snapshot.getMetadata().getPrometheusName())
+        .contains(
+            MetricNames.TAIL_LAG_BYTES,
+            MetricNames.TAIL_FILES_WATCHED,
+            "dfe_fetcher_tail_lines",
+            "dfe_fetcher_tail_bytes");
   }
 
   @Test
