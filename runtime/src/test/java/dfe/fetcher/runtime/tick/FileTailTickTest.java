@@ -123,6 +123,26 @@ class FileTailTickTest {
   }
 
   @Test
+  void renamedAndCopytruncatedFilesLandEveryLineOnceInOrderAcrossRestarts() throws IOException {
+    Path log = append("{\"id\":\"0\"}\n{\"id\":\"1\"}\n");
+    tick();
+    append("{\"id\":\"2\"}\n");
+    Files.move(log, directory.resolve("logs/app.log.1")); // rename: app.log.1 is not in paths
+    append("{\"id\":\"3\"}\n");
+    tick();
+    append("{\"id\":\"4\"}\n");
+    Files.copy(log, directory.resolve("logs/app.log.2")); // copytruncate
+    Files.write(log, new byte[0], StandardOpenOption.TRUNCATE_EXISTING);
+    append("{\"id\":\"5\"}\n");
+    tick();
+    tick();
+
+    assertThat(landing.jsonLines(TOPIC))
+        .extracting(record -> record.get("id").asText())
+        .containsExactly("0", "1", "2", "3", "4", "5");
+  }
+
+  @Test
   void whatFailedToLandIsNotCommittedAndLandsOnTheNextTick() throws IOException {
     landing.batchLimits = new BatchLimits(1, 1 << 20, 60_000);
     append("{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\"}\n");
