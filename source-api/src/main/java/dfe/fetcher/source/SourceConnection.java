@@ -2,6 +2,7 @@ package dfe.fetcher.source;
 
 import dfe.fetcher.core.row.SourceException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One bound connection of a family: its units, and how to open what they share.
@@ -32,5 +33,18 @@ public interface SourceConnection {
    */
   default List<String> hints() {
     return List.of();
+  }
+
+  /**
+   * Tries the connection's credentials with the cheapest call its configuration names (a REST
+   * profile's {@code probe}), for {@code config-check --probe}: one request, nothing landed, no
+   * checkpoint touched, bounded in time, its outcome naming no secret. Empty when the connection
+   * names no probe. Called on a bound connection that is not open; it opens and closes what it
+   * needs itself.
+   *
+   * @throws InterruptedException when the calling thread is interrupted while the call runs
+   */
+  default Optional<ProbeOutcome> probe(SourceRuntime runtime) throws InterruptedException {
+    return Optional.empty();
   }
 }

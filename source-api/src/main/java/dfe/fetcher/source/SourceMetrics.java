@@ -41,4 +41,10 @@ public interface SourceMetrics {
 
   /** Removes the gauge series {@code name{source, labels}}: the thing it measured is gone. */
   default void remove(String name, String source, Map<String, String> labels) {}
+
+  /**
+   * Sets the gauge {@code name{source}} to {@code value} (what an API says is left of its quota).
+   * Reports nothing unless the runtime keeps gauges.
+   */
+  default void set(String name, String source, double value) {}
 }

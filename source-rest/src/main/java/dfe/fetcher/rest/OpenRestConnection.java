@@ -5,6 +5,7 @@ import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Authorizer;
 import dfe.fetcher.rest.auth.Origin;
+import dfe.fetcher.rest.http.BudgetGate;
 import dfe.fetcher.rest.http.RateLimit;
 import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.page.Listing;
@@ -24,8 +25,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * An opened REST instance: one HTTP client (HTTP/1.1 and 2, no automatic redirects: {@link
  * Requester} follows them within the base origin), one watchdog thread for stalled bodies, one
  * requester and credential cache per origin the units' {@code base_url}s name (one for a {@code
- * base_url} without {@code {{ unit.name }}} in its host), and a source per enabled endpoint, each
- * with its own rate limit for its life.
+ * base_url} without {@code {{ unit.name }}} in its host), one {@link BudgetGate} all of them share
+ * (the instance's {@code rate} and {@code max_concurrent_requests}), and a source per enabled
+ * endpoint, each with its own rate limit for its life.
  */
 final class OpenRestConnection implements OpenConnection {
 
@@ -44,14 +46,9 @@ final class OpenRestConnection implements OpenConnection {
               thread.setDaemon(true);
               return thread;
             });
-    int connectTimeout =
-        connection.endpoints().stream().mapToInt(Endpoint::timeoutSecs).max().orElse(30);
-    HttpClient.Builder clientBuilder =
-        HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(connectTimeout))
-            .followRedirects(HttpClient.Redirect.NEVER);
-    connection.credentials().reach().configure(clientBuilder);
-    HttpClient client = clientBuilder.build();
+    int connectTimeout = timeoutSecs(connection);
+    HttpClient client = client(connection, connectTimeout);
+    BudgetGate budget = connection.budget().open(connection.id());
     for (Endpoint endpoint : connection.endpoints()) {
       if (!endpoint.enabled()) {
         continue;
@@ -75,7 +72,8 @@ final class OpenRestConnection implements OpenConnection {
                       connection.retry(),
                       runtime.clock(),
                       watchdog,
-                      runtime.metrics()));
+                      runtime.metrics(),
+                      budget));
       String source = connection.id() + "." + endpoint.unit();
       Listing listing =
           new Listing(
@@ -91,6 +89,25 @@ final class OpenRestConnection implements OpenConnection {
               ? new RestDump(source, listing, runtime.clock())
               : new RestWindows(source, listing, endpoint, runtime.clock()));
     }
+  }
+
+  /** The longest {@code timeout_secs} of the instance's endpoints: its client's connect bound. */
+  static int timeoutSecs(RestConnection connection) {
+    return connection.endpoints().stream().mapToInt(Endpoint::timeoutSecs).max().orElse(30);
+  }
+
+  /**
+   * The instance's HTTP client: no automatic redirects, its TLS and proxy settings.
+   *
+   * @throws SourceException when the TLS settings cannot be used, naming the setting
+   */
+  static HttpClient client(RestConnection connection, int connectTimeout) throws SourceException {
+    HttpClient.Builder clientBuilder =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(connectTimeout))
+            .followRedirects(HttpClient.Redirect.NEVER);
+    connection.credentials().reach().configure(clientBuilder);
+    return clientBuilder.build();
   }
 
   @Override

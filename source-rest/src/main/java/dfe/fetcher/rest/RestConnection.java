@@ -4,11 +4,15 @@ import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.DurationText;
 import dfe.fetcher.rest.profile.Endpoint;
+import dfe.fetcher.rest.profile.Probe;
 import dfe.fetcher.rest.profile.Template;
+import dfe.fetcher.rest.profile.TemplateValues;
 import dfe.fetcher.source.OpenConnection;
+import dfe.fetcher.source.ProbeOutcome;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.SourceUnit;
@@ -33,8 +37,11 @@ import java.util.OptionalDouble;
  * @param headers sent with every request of every endpoint
  * @param retry how failed requests are tried again
  * @param requestsPerSec the rate every request of a unit shares; empty for no limit
+ * @param budget the instance's {@code rate} and {@code max_concurrent_requests}, which all its
+ *     units share
  * @param credentials how requests authenticate
  * @param endpoints one per unit, in profile order
+ * @param probe the profile's cheapest authenticated call, for {@code config-check --probe}
  */
 public record RestConnection(
     String id,
@@ -44,8 +51,10 @@ public record RestConnection(
     Map<String, Template> headers,
     RetryPolicy retry,
     OptionalDouble requestsPerSec,
+    ConnectionBudget budget,
     Credentials credentials,
-    List<Endpoint> endpoints)
+    List<Endpoint> endpoints,
+    Optional<Probe> probe)
     implements SourceConnection {
 
   public RestConnection {
@@ -56,15 +65,17 @@ public record RestConnection(
     headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     Objects.requireNonNull(retry, "retry");
     Objects.requireNonNull(requestsPerSec, "requestsPerSec");
+    Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(credentials, "credentials");
     endpoints = List.copyOf(endpoints);
+    Objects.requireNonNull(probe, "probe");
   }
 
   @Override
   public List<SourceUnit> units() {
     List<SourceUnit> units = new ArrayList<>();
     for (Endpoint endpoint : endpoints) {
-      Map<String, String> values = Template.values(vars, endpoint.unit());
+      TemplateValues values = TemplateValues.of(vars, endpoint.unit()).withKnown(endpoint.vars());
       List<String> details = new ArrayList<>();
       details.add(
           "profile "
@@ -116,7 +127,7 @@ public record RestConnection(
    * all use, so {@code {{ unit.name }}} reads the same everywhere.
    */
   public String baseUrlOf(String unit) {
-    String base = baseUrl.render(Template.values(vars, unit));
+    String base = baseUrl.render(TemplateValues.of(vars, unit));
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
@@ -126,6 +137,18 @@ public record RestConnection(
   @Override
   public OpenConnection open(SourceRuntime runtime) throws SourceException {
     return new OpenRestConnection(this, runtime);
+  }
+
+  /**
+   * Sends the profile's {@code probe} once, with the instance's credentials, to the origin of the
+   * first enabled unit's {@code base_url}; reads no further than the status.
+   */
+  @Override
+  public Optional<ProbeOutcome> probe(SourceRuntime runtime) throws InterruptedException {
+    if (probe.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new RestProbe(this, probe.get(), runtime).send());
   }
 
   /** The variables and endpoints by name, credentials as their mode: safe to print. */

@@ -8,7 +8,6 @@ import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.page.Listing;
 import java.time.Clock;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -45,7 +44,7 @@ final class RestDump implements RowSource {
     try {
       pages =
           listing.read(
-              Map.of(),
+              Optional.empty(),
               (record, origin) -> sink.row(Row.ofDump(record, clock.millis(), origin)),
               cancellation);
     } catch (SourceException e) {

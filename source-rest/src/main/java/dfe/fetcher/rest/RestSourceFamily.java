@@ -1,6 +1,7 @@
 package dfe.fetcher.rest;
 
 import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.ProfileBinder;
 import dfe.fetcher.rest.profile.ProfileKeys;
@@ -34,11 +35,14 @@ import java.util.OptionalDouble;
  *       auth: {mode: bearer, token: env:GITHUB_TOKEN}
  *       units:
  *         issues: {lookback: 7d}
+ *       rate: {requests_per_sec: 5, burst: 10}   # shared by all the units
+ *       max_concurrent_requests: 2
  * }</pre>
  */
 public final class RestSourceFamily implements SourceFamily {
 
-  static final List<String> CONNECTION_KEYS = List.of("profile", "vars", "auth", "units");
+  static final List<String> CONNECTION_KEYS =
+      List.of("profile", "vars", "auth", "units", "rate", "max_concurrent_requests");
 
   @Override
   public String name() {
@@ -60,6 +64,10 @@ public final class RestSourceFamily implements SourceFamily {
         ProfileKeys.PROFILE_AUTH_KEYS,
         ProfileKeys.RETRY_KEYS,
         ProfileKeys.RATE_KEYS,
+        ProfileKeys.CONNECTION_RATE_KEYS,
+        ProfileKeys.ERRORS_KEYS,
+        ProfileKeys.DEFAULTS_KEYS,
+        ProfileKeys.PROBE_KEYS,
         ProfileKeys.ENDPOINT_KEYS,
         ProfileKeys.ROWS_KEYS,
         ProfileKeys.PAGINATE_KEYS,
@@ -138,7 +146,9 @@ public final class RestSourceFamily implements SourceFamily {
         Map.of(),
         RetryPolicy.DEFAULT,
         OptionalDouble.empty(),
+        ConnectionBudget.NONE,
         Credentials.none(),
-        List.of());
+        List.of(),
+        Optional.empty());
   }
 }

@@ -10,11 +10,11 @@ import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.core.row.WindowMark;
 import dfe.fetcher.rest.page.Listing;
 import dfe.fetcher.rest.profile.Endpoint;
+import dfe.fetcher.rest.profile.TemplateWindow;
 import dfe.fetcher.rest.profile.WindowSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,9 +87,7 @@ final class RestWindows implements RowSource {
       LastRecord last = new LastRecord();
       Listing.Listed listed =
           listing.readUpToMaxPages(
-              Map.of(
-                  "window.start", window.format().format(start),
-                  "window.end", window.format().format(stepEnd)),
+              Optional.of(new TemplateWindow(start, stepEnd, window.format())),
               (record, origin) -> {
                 last.record = record;
                 last.origin = origin;

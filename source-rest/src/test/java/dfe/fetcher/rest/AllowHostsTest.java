@@ -3,6 +3,7 @@ package dfe.fetcher.rest;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceMetrics;
@@ -89,6 +90,18 @@ class AllowHostsTest {
         .contains("sources.rest.lab.auth.other_origins is refuse");
     assertThat(cdn.requests()).isEmpty();
     assertThat(withheld).isEqualTo(1);
+  }
+
+  @Test
+  void eachRequestSentWithoutCredentialsIsCountedInTheUnitsMetric() throws Exception {
+    RecordingMetrics metrics = new RecordingMetrics();
+
+    try (OpenConnection open = RestFixture.open(connection(""), Clock.systemUTC(), metrics)) {
+      open.source("assets").read(Optional.empty(), new RecordingSink(), new Cancellation());
+    }
+
+    assertThat(cdn.requests()).hasSize(1);
+    assertThat(metrics.count(MetricNames.REST_CREDENTIALS_WITHHELD, "lab.assets")).isEqualTo(1);
   }
 
   @Test

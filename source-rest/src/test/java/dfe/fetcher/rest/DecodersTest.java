@@ -135,6 +135,7 @@ class DecodersTest {
   void aHeldPageLongerThanMaxPageBytesAbortsTheDump() throws Exception {
     server.on("/v1/assets", ok("{\"items\":[" + "{\"id\":1},".repeat(200) + "{\"id\":2}]}"));
 
+    // document holds its page; json_at streams its rows (JsonAtStreamingTest).
     RecordingSink sink =
         RestFixture.read(
             RestFixture.connection(
@@ -146,7 +147,7 @@ class DecodersTest {
                     - unit: assets
                       shape: dump
                       path: /v1/assets
-                      rows: {decoder: json_at, at: /items}
+                      rows: {decoder: document}
                       max_page_bytes: 1024
                 """
                     .formatted(server.url())),
@@ -154,5 +155,236 @@ class DecodersTest {
 
     assertThat(sink.shape()).isEqualTo(List.of("begin", "abort"));
     assertThat(sink.abortReason().orElseThrow()).contains("longer than max_page_bytes 1024");
+  }
+
+  @Test
+  void linesAreRowsOfTheirTextWithoutTheLineBreak() throws Exception {
+    server.on(
+        "/v1/assets",
+        ApiServer.send(
+            200,
+            "text/plain",
+            "golang.org/x/net v0.1.0\r\n\n  indented \t\n\"quoted\" \u00e9\nlast"
+                .getBytes(StandardCharsets.UTF_8)));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: lines}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "row", "row", "row", "end");
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"line\":\"golang.org/x/net v0.1.0\"}",
+            "{\"line\":\"  indented \\t\"}",
+            "{\"line\":\"\\\"quoted\\\" \u00e9\"}",
+            "{\"line\":\"last\"}");
+  }
+
+  @Test
+  void linesGoUnderTheFieldNamed() throws Exception {
+    server.on(
+        "/v1/assets", ApiServer.send(200, "text/plain", "a\nb\n".getBytes(StandardCharsets.UTF_8)));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: lines, field: text}"), "assets");
+
+    assertThat(sink.records()).containsExactly("{\"text\":\"a\"}", "{\"text\":\"b\"}");
+  }
+
+  @Test
+  void aLineThatIsNotUtf8FailsThePageNamingIt() throws Exception {
+    server.on(
+        "/v1/assets",
+        ApiServer.send(
+            200, "text/plain", new byte[] {'o', 'k', '\n', 'b', (byte) 0xC3, '(', '\n'}));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: lines}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "abort");
+    assertThat(sink.abortReason())
+        .hasValue(
+            "lab.assets: GET "
+                + server.url()
+                + "/v1/assets: line 2 is not UTF-8 text (decoder lines)");
+  }
+
+  @Test
+  void aLineLongerThanMaxPageBytesFailsThePage() throws Exception {
+    server.on(
+        "/v1/assets",
+        ApiServer.send(
+            200, "text/plain", ("x".repeat(2000) + "\n").getBytes(StandardCharsets.UTF_8)));
+
+    RecordingSink sink =
+        RestFixture.read(
+            RestFixture.connection(
+                """
+                topic: lab
+                profile:
+                  base_url: "%s"
+                  endpoints:
+                    - {unit: assets, shape: dump, path: /v1/assets, rows: {decoder: lines}, max_page_bytes: 1024}
+                """
+                    .formatted(server.url())),
+            "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason().orElseThrow())
+        .endsWith("line 1 is longer than max_page_bytes 1024");
+  }
+
+  @Test
+  void jsonReadsAnArrayAsItsElements() throws Exception {
+    server.on("/v1/assets", ok(" [{\"id\":1,\"n\":0.10000000000000000555},{\"id\":2}] "));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: json}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "row", "end");
+    assertThat(sink.records())
+        .containsExactly("{\"id\":1,\"n\":0.10000000000000000555}", "{\"id\":2}");
+  }
+
+  @Test
+  void jsonReadsAnObjectAsOneRow() throws Exception {
+    server.on("/v1/assets", ok("{\"id\":12345678901234567890,\"tags\":[1,2]}"));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: json}"), "assets");
+
+    assertThat(sink.records()).containsExactly("{\"id\":12345678901234567890,\"tags\":[1,2]}");
+  }
+
+  @Test
+  void jsonWrapsAScalarBodyOnlyWhenToldTo() throws Exception {
+    server.on("/v1/assets", ok("\"v1.2.3\""));
+
+    RecordingSink refused = RestFixture.read(dump("{decoder: json}"), "assets");
+    RecordingSink wrapped =
+        RestFixture.read(dump("{decoder: json, builder: wrap_non_object}"), "assets");
+
+    assertThat(refused.shape()).containsExactly("begin", "abort");
+    assertThat(refused.abortReason())
+        .hasValue(
+            "lab.assets: GET "
+                + server.url()
+                + "/v1/assets: the body is neither a JSON array nor an object (decoder json); set"
+                + " rows.builder: wrap_non_object to wrap it");
+    assertThat(wrapped.records()).containsExactly("{\"value\":\"v1.2.3\"}");
+  }
+
+  @Test
+  void jsonFailsOnTextAfterTheValueAndOnAnEmptyBody() throws Exception {
+    server.on("/v1/assets", ok("{\"id\":1} {\"id\":2}"), ok(""));
+
+    RecordingSink twoValues = RestFixture.read(dump("{decoder: json}"), "assets");
+    RecordingSink empty = RestFixture.read(dump("{decoder: json}"), "assets");
+
+    assertThat(twoValues.shape()).containsExactly("begin", "row", "abort");
+    assertThat(twoValues.abortReason().orElseThrow()).endsWith(": text follows the JSON value");
+    assertThat(empty.shape()).containsExactly("begin", "abort");
+    assertThat(empty.abortReason().orElseThrow())
+        .endsWith(": the body is empty, not JSON (decoder json)");
+  }
+
+  @Test
+  void jsonBoundsAnObjectBodyByMaxPageBytes() throws Exception {
+    server.on("/v1/assets", ok("{\"items\":[" + "{\"id\":1},".repeat(200) + "{\"id\":2}]}"));
+
+    RecordingSink sink =
+        RestFixture.read(
+            RestFixture.connection(
+                """
+                topic: lab
+                profile:
+                  base_url: "%s"
+                  endpoints:
+                    - {unit: assets, shape: dump, path: /v1/assets, rows: {decoder: json}, max_page_bytes: 1024}
+                """
+                    .formatted(server.url())),
+            "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason().orElseThrow())
+        .endsWith(": the body is longer than max_page_bytes 1024");
+  }
+
+  @Test
+  void aCsvHeaderAfterAByteOrderMarkNamesTheFirstField() throws Exception {
+    server.on(
+        "/v1/assets",
+        ApiServer.send(
+            200,
+            "text/csv",
+            "\uFEFF\"EVENT_TYPE\",\"TIMESTAMP\"\n\"Login\",\"20261202080000.123\"\n"
+                .getBytes(StandardCharsets.UTF_8)));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: csv}"), "assets");
+
+    assertThat(sink.records())
+        .containsExactly("{\"EVENT_TYPE\":\"Login\",\"TIMESTAMP\":\"20261202080000.123\"}");
+  }
+
+  @Test
+  void aCsvHeaderNamingAFieldTwiceFailsThePage() throws Exception {
+    server.on(
+        "/v1/assets",
+        ApiServer.send(200, "text/csv", "id,id\n1,2\n".getBytes(StandardCharsets.UTF_8)));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: csv}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason())
+        .hasValue(
+            "lab.assets: GET " + server.url() + "/v1/assets: the CSV header names a field twice");
+  }
+
+  @Test
+  void csvThatIsNotUtf8FailsThePage() throws Exception {
+    server.on(
+        "/v1/assets",
+        ApiServer.send(200, "text/csv", new byte[] {'i', 'd', '\n', (byte) 0xE9, '\n'}));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: csv}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason())
+        .hasValue("lab.assets: GET " + server.url() + "/v1/assets: the CSV body is not UTF-8 text");
+  }
+
+  @Test
+  void csvTextAfterAClosingQuoteFailsThePage() throws Exception {
+    server.on(
+        "/v1/assets",
+        ApiServer.send(
+            200, "text/csv", "id,name\n1,\"web\"east\n".getBytes(StandardCharsets.UTF_8)));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: csv}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason().orElseThrow())
+        .endsWith(": a CSV field has text after its closing quote");
+  }
+
+  @Test
+  void csvRecordsWithFewerFieldsThanTheHeaderFailThePage() throws Exception {
+    server.on(
+        "/v1/assets",
+        ApiServer.send(200, "text/csv", "id,name\n1,a\n2\n".getBytes(StandardCharsets.UTF_8)));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: csv}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "abort");
+    assertThat(sink.abortReason().orElseThrow())
+        .endsWith(": CSV record 2 has 1 fields, the header 2");
+  }
+
+  @Test
+  void aDocumentWithTextAfterItsValueFailsThePage() throws Exception {
+    server.on("/v1/assets", ok("{\"id\":1} {\"id\":2}"));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: document}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason())
+        .hasValue(
+            "lab.assets: GET "
+                + server.url()
+                + "/v1/assets: the body is not valid JSON (at byte 9)");
   }
 }

@@ -94,7 +94,8 @@ class HealthEndpointsTest {
               base_url: "%s"
               retry: {max_retries: 2, initial_backoff_ms: 1, max_backoff_ms: 2}
               endpoints:
-                - {unit: items, shape: dump, path: /items, rows: {decoder: json_array}}
+                - {unit: items, shape: dump, path: /items, rows: {decoder: json_array},
+                   paginate: {type: link_header}}
       """;
 
   @TempDir Path directory;
@@ -122,7 +123,10 @@ class HealthEndpointsTest {
     }
   }
 
-  /** The REST API of {@link #EVERY_METRIC}: a 429 first (a throttle and a retry), then a page. */
+  /**
+   * The REST API of {@link #EVERY_METRIC}: a 429 first (a throttle and a retry), then a page with
+   * the quota left and a link to a second page on another origin.
+   */
   private HttpServer api;
 
   private String everyMetric() throws IOException {
@@ -131,12 +135,25 @@ class HealthEndpointsTest {
     api.createContext(
         "/items",
         exchange -> {
-          boolean throttle = served.getAndIncrement() == 0;
+          int n = served.getAndIncrement();
+          boolean throttle = n == 0;
           byte[] body =
-              (throttle ? "{}" : "[{\"id\":\"rec-marker-epsilon\"}]")
+              (throttle ? "{}" : n == 1 ? "[{\"id\":\"rec-marker-epsilon\"}]" : "[]")
                   .getBytes(StandardCharsets.UTF_8);
           if (throttle) {
             exchange.getResponseHeaders().add("Retry-After", "0");
+          }
+          // The quota left (dfe_fetcher_api_quota_remaining), and a next page on another origin
+          // (localhost is not 127.0.0.1): fetched without credentials, counted as withheld.
+          exchange.getResponseHeaders().add("X-RateLimit-Remaining", "4999");
+          if (n == 1) {
+            exchange
+                .getResponseHeaders()
+                .add(
+                    "Link",
+                    "<http://localhost:"
+                        + api.getAddress().getPort()
+                        + "/items?p=2>; rel=\"next\"");
           }
           exchange.sendResponseHeaders(throttle ? 429 : 200, body.length);
           try (OutputStream out = exchange.getResponseBody()) {

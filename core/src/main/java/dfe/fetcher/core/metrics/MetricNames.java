@@ -81,6 +81,20 @@ public final class MetricNames {
   public static final String TAIL_ROTATIONS = "dfe_fetcher_tail_rotations_total";
 
   /**
+   * Label {@code source}, a gauge: the requests the API says are left in its current rate-limit
+   * window, as a REST unit's last response with {@code X-RateLimit-Remaining}, {@code
+   * X-Rate-Limit-Remaining} or {@code RateLimit-Remaining} reported it.
+   */
+  public static final String API_QUOTA_REMAINING = "dfe_fetcher_api_quota_remaining";
+
+  /**
+   * Label {@code source}: requests a REST unit sent to an origin its credentials do not go to (a
+   * {@code Link} to another host), without them or refused ({@code other_origins: refuse}).
+   */
+  public static final String REST_CREDENTIALS_WITHHELD =
+      "dfe_fetcher_rest_credentials_withheld_total";
+
+  /**
    * The metrics of {@code snapshots apply --metrics-address}: a process of its own, so {@code run}
    * does not expose them.
    */

@@ -40,6 +40,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   private final Gauge tailFilesWatched;
   private final Gauge tailLag;
   private final Counter tailRotations;
+  private final Gauge apiQuotaRemaining;
+  private final Counter restCredentialsWithheld;
 
   public FetcherMetrics() {
     this(new PrometheusRegistry());
@@ -175,6 +177,18 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
             .help("Rotations a file tail unit saw: rename, truncate, deleted")
             .labelNames("source", "kind")
             .register(registry);
+    apiQuotaRemaining =
+        Gauge.builder()
+            .name(MetricNames.API_QUOTA_REMAINING)
+            .help("Requests the API says are left in its rate-limit window, as last reported")
+            .labelNames("source")
+            .register(registry);
+    restCredentialsWithheld =
+        Counter.builder()
+            .name(MetricNames.REST_CREDENTIALS_WITHHELD)
+            .help("Requests a REST unit sent without credentials (or refused) to another origin")
+            .labelNames("source")
+            .register(registry);
   }
 
   /**
@@ -221,6 +235,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.REST_THROTTLED -> restThrottled.labelValues(source).inc();
       case MetricNames.TAIL_ROTATIONS ->
           tailRotations.labelValues(source, labels.getOrDefault("kind", "rename")).inc();
+      case MetricNames.REST_CREDENTIALS_WITHHELD ->
+          restCredentialsWithheld.labelValues(source).inc();
       default -> {
         // Not registered by this build.
       }
@@ -263,6 +279,14 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   public void observeSeconds(String name, String source, double seconds) {
     if (name.equals(MetricNames.REST_REQUEST_DURATION)) {
       restRequestDuration.labelValues(source).observe(seconds);
+    }
+  }
+
+  /** A source's gauges (a REST unit's quota left); a name this build does not keep is ignored. */
+  @Override
+  public void set(String name, String source, double value) {
+    if (name.equals(MetricNames.API_QUOTA_REMAINING)) {
+      apiQuotaRemaining.labelValues(source).set(value);
     }
   }
 
@@ -355,6 +379,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.TAIL_LINES -> tailLines.labelValues(labelValues).get();
       case MetricNames.TAIL_BYTES -> tailBytes.labelValues(labelValues).get();
       case MetricNames.TAIL_ROTATIONS -> tailRotations.labelValues(labelValues).get();
+      case MetricNames.REST_CREDENTIALS_WITHHELD ->
+          restCredentialsWithheld.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no counter named " + name);
     };
   }

@@ -57,6 +57,11 @@ public final class Authorizer {
     return credentials.refreshes();
   }
 
+  /** Whether credentials go to {@code uri}: base_url's origin or one of {@code allow_hosts}. */
+  public boolean reaches(URI uri) {
+    return allowed.contains(Origin.of(uri));
+  }
+
   /** The URI to request: {@code uri} with the key's query parameter when that is how it is sent. */
   public URI uri(URI uri) {
     return allowed.contains(Origin.of(uri)) ? credentials.withCredential(uri) : uri;
@@ -90,8 +95,8 @@ public final class Authorizer {
 
   /**
    * How many requests went to an origin credentials do not go to (sent without them or refused)
-   * since the connection opened. Not yet published as a metric: that name belongs in {@code
-   * MetricNames}.
+   * since the connection opened. The requester publishes each one per unit as {@code
+   * dfe_fetcher_rest_credentials_withheld_total}.
    */
   public long credentialsWithheld() {
     return withheld.get();

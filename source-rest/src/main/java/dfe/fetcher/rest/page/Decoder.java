@@ -7,22 +7,32 @@ import java.util.Optional;
 /** How a page's body becomes rows ({@code rows.decoder}). */
 public enum Decoder implements ConfigWord {
   /** The body is a JSON array of objects, streamed element by element. */
-  JSON_ARRAY("json_array", true),
+  JSON_ARRAY("json_array", false),
   /** One JSON object a line, streamed line by line. */
-  NDJSON("ndjson", true),
-  /** A JSON document whose array at {@code rows.at} holds the rows; the page is held. */
-  JSON_AT("json_at", false),
+  NDJSON("ndjson", false),
+  /**
+   * A JSON document whose array at {@code rows.at} holds the rows, streamed element by element; the
+   * rest of the body is kept (held whole with {@code fail_when}).
+   */
+  JSON_AT("json_at", true),
   /** The body, a JSON object, is one row; the page is held. */
-  DOCUMENT("document", false),
+  DOCUMENT("document", true),
   /** CSV with a header line, each row an object of strings, streamed. */
-  CSV("csv", true);
+  CSV("csv", false),
+  /** Text, one row a line (the line a string under {@code rows.field}), streamed. */
+  LINES("lines", false),
+  /**
+   * The body is one JSON value: an array's elements are the rows, streamed as {@code json_array}'s
+   * are; any other value is one row.
+   */
+  JSON("json", false);
 
   private final String configName;
-  private final boolean streamed;
+  private final boolean keepsBody;
 
-  Decoder(String configName, boolean streamed) {
+  Decoder(String configName, boolean keepsBody) {
     this.configName = configName;
-    this.streamed = streamed;
+    this.keepsBody = keepsBody;
   }
 
   @Override
@@ -31,11 +41,19 @@ public enum Decoder implements ConfigWord {
   }
 
   /**
-   * True when rows are decoded as the body arrives, so the page is never held: a pager or {@code
-   * fail_when} cannot read its body then.
+   * True when a tree of the page's body is kept beside its rows ({@code json_at}'s without the rows
+   * array): only then can a pager or {@code fail_when} read the body.
    */
-  public boolean streamed() {
-    return streamed;
+  public boolean keepsBody() {
+    return keepsBody;
+  }
+
+  /**
+   * True when each element it reads is a JSON value that {@code rows.quoted} and {@code
+   * rows.builder} can take; {@code csv} and {@code lines} read objects of strings.
+   */
+  public boolean readsJsonValues() {
+    return this != CSV && this != LINES;
   }
 
   public static Optional<Decoder> named(String name) {

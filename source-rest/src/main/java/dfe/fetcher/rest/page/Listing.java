@@ -14,13 +14,16 @@ import dfe.fetcher.rest.http.RateLimit;
 import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.http.Response;
 import dfe.fetcher.rest.profile.Endpoint;
-import dfe.fetcher.rest.profile.Template;
+import dfe.fetcher.rest.profile.TemplateException;
+import dfe.fetcher.rest.profile.TemplateValues;
+import dfe.fetcher.rest.profile.TemplateWindow;
+import dfe.fetcher.rest.profile.UriText;
+import dfe.fetcher.rest.shape.RowShaper;
 import dfe.fetcher.source.SourceMetrics;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,7 +40,9 @@ import java.util.Set;
  *   <li>the next request (a link, a token, a page) was already made in this listing: a loop;
  *   <li>{@code max_pages} pages were read and the pager still has a next one: nothing the API says
  *       ({@code has_more}, totals) lifts the bound;
- *   <li>{@code fail_when} holds for a page, checked before any of its rows is handed on.
+ *   <li>{@code fail_when} holds for a page, checked before any of its rows is handed on;
+ *   <li>a page after the first answers a status of {@code errors.ignore_status}, which ends a
+ *       listing normally, with no rows, only on its first request.
  * </ul>
  */
 public final class Listing {
@@ -88,7 +93,7 @@ public final class Listing {
    *
    * @return the pages read
    */
-  public int read(Map<String, String> window, RowsOut out, Cancellation cancellation)
+  public int read(Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
       throws SourceException, InterruptedException {
     Listed listed = readUpToMaxPages(window, out, cancellation);
     if (listed.cutShort().isPresent()) {
@@ -108,26 +113,44 @@ public final class Listing {
    * failure here: the rows of the pages read were handed on, and the answer says it was cut short,
    * so a window can commit what it read ({@code window.position_at}) or read a shorter window.
    */
-  public Listed readUpToMaxPages(Map<String, String> window, RowsOut out, Cancellation cancellation)
+  public Listed readUpToMaxPages(
+      Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
       throws SourceException, InterruptedException {
-    Map<String, String> values = Template.values(connection.vars(), endpoint.unit());
-    values.putAll(window);
+    try {
+      return readRendered(window, out, cancellation);
+    } catch (TemplateException e) {
+      throw new SourceException(
+          source + ": a template of " + endpoint.settingsPath() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Listed readRendered(
+      Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    TemplateValues values = endpoint.values(connection.vars(), window);
+    RowShaper shaper = endpoint.rowShape().shaper(values, endpoint.maxPageBytes());
     Map<String, String> headers = new LinkedHashMap<>();
     connection.headers().forEach((name, template) -> headers.put(name, template.render(values)));
     endpoint.headers().forEach((name, template) -> headers.put(name, template.render(values)));
-    Optional<byte[]> body = endpoint.body().map(template -> template.render(values));
+    Optional<byte[]> endpointBody = endpoint.body().map(template -> template.render(values));
+    Optional<byte[]> body = endpointBody;
     Map<String, String> pagerQuery = endpoint.pager().first();
     URI uri = uri(values, pagerQuery);
     Set<String> requested = new HashSet<>();
     for (int page = 1; ; page++) {
       String described = endpoint.method() + " " + requester.authorizer().describe(uri);
-      if (!requested.add(uri.toString())) {
+      // A POST listing's cursor may go into the body alone: the same URL with another body is
+      // another page.
+      String request =
+          uri + body.map(bytes -> "\n" + new String(bytes, StandardCharsets.UTF_8)).orElse("");
+      if (!requested.add(request)) {
         throw new SourceException(
             source
                 + ": pagination loops: page "
                 + page
                 + " would be "
                 + described
+                + (endpoint.pager().writesBody() ? " with the same body" : "")
                 + " again, already requested in this "
                 + (window.isEmpty() ? "dump" : "window"));
       }
@@ -139,13 +162,37 @@ public final class Listing {
       } catch (SourceException e) {
         throw new SourceException(source + ": " + e.getMessage(), e);
       }
+      if (response.ignored()) {
+        response.close();
+        if (page == 1) {
+          return new Listed(page, Optional.empty());
+        }
+        throw new SourceException(
+            source
+                + ": "
+                + described
+                + " answered "
+                + response.status()
+                + " on page "
+                + page
+                + ": errors.ignore_status makes only a listing's first page empty; a later page"
+                + " answering it would cut the listing short, so it fails");
+      }
       Pager.Page read;
       try (response;
           Cancellation.Registration cancel = cancellation.onCancel(response::close)) {
-        read = page(response, pagerQuery, described, out, cancellation);
+        read = page(response, pagerQuery, described, shaper, out, cancellation);
       }
       metrics.increment(MetricNames.REST_PAGES, source, Map.of());
-      Optional<Pager.NextPage> next = endpoint.pager().next(read);
+      Optional<Pager.NextPage> next;
+      try {
+        next = endpoint.pager().next(read);
+        if (next.isPresent()) {
+          body = next.get().body(endpointBody);
+        }
+      } catch (SourceException e) {
+        throw new SourceException(source + ": " + described + ": " + e.getMessage(), e);
+      }
       if (next.isEmpty()) {
         return new Listed(page, Optional.empty());
       }
@@ -169,6 +216,7 @@ public final class Listing {
       Response response,
       Map<String, String> pagerQuery,
       String described,
+      RowShaper shaper,
       RowsOut out,
       Cancellation cancellation)
       throws SourceException, InterruptedException {
@@ -181,7 +229,13 @@ public final class Listing {
               response.body(),
               described,
               tree -> checkFailWhen(tree, described),
-              record -> out.row(record, described + " row " + index[0]++));
+              record -> {
+                long row = index[0]++;
+                shaper.shape(
+                    record,
+                    described + ": row " + row,
+                    shaped -> out.row(shaped, described + " row " + row));
+              });
     } catch (IOException e) {
       cancellation.throwIfCancelled();
       throw new SourceException(
@@ -223,15 +277,13 @@ public final class Listing {
     }
   }
 
-  private String describe(Pager.NextPage next, Map<String, String> values) {
+  private String describe(Pager.NextPage next, TemplateValues values) {
     return requester.authorizer().describe(next.uri(query -> uri(values, query)));
   }
 
   /** base_url + path + the endpoint's query + the pager's, each value percent-encoded. */
-  private URI uri(Map<String, String> values, Map<String, String> pagerQuery) {
-    Map<String, String> pathValues = new HashMap<>();
-    values.forEach((name, value) -> pathValues.put(name, encodePath(value)));
-    String path = endpoint.path().render(pathValues);
+  private URI uri(TemplateValues values, Map<String, String> pagerQuery) {
+    String path = endpoint.path().render(values, UriText::pathValue);
     Map<String, String> query = new LinkedHashMap<>();
     endpoint.query().forEach((name, template) -> query.put(name, template.render(values)));
     query.putAll(pagerQuery);
@@ -245,10 +297,5 @@ public final class Listing {
       separator = "&";
     }
     return URI.create(text.toString());
-  }
-
-  private static String encodePath(String value) {
-    // A variable may name a path of several segments (generic-json's vars.path): keep its slashes.
-    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20").replace("%2F", "/");
   }
 }

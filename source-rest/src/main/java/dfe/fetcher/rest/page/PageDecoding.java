@@ -3,6 +3,7 @@ package dfe.fetcher.rest.page;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -12,6 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.profile.Endpoint;
@@ -20,26 +23,33 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.CharacterCodingException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Turns one page's body into rows with the endpoint's {@link Decoder}. {@code json_array}, {@code
- * ndjson} and {@code csv} decode as the body arrives and hold one record at a time (a record longer
- * than {@code max_page_bytes} fails the page); {@code json_at} and {@code document} hold the page,
- * at most {@code max_page_bytes}, and hand its tree to the pager and {@code fail_when}. Numbers are
- * kept exact. A {@code json_at} page without its rows fails unless {@code rows.allow_missing} says
- * the API leaves them out.
+ * Turns one page's body into elements with the endpoint's {@link Decoder}, which the listing's
+ * {@link dfe.fetcher.rest.shape.RowShaper} turns into rows. {@code json_array}, {@code ndjson},
+ * {@code csv}, {@code lines}, {@code json} and {@code json_at} decode as the body arrives and hold
+ * one record at a time (a record longer than {@code max_page_bytes} fails the page); {@code
+ * json_at} keeps the rest of its body ({@link JsonAtRows}) for the pager. {@code document}, and
+ * {@code json_at} with {@code fail_when} (which must see the page before any of its rows is handed
+ * on), hold the page, at most {@code max_page_bytes}, and hand its tree to the pager and {@code
+ * fail_when}. Numbers are kept exact. A {@code json_at} page without its rows fails unless {@code
+ * rows.allow_missing} says the API leaves them out. An element must be a JSON object unless {@code
+ * rows.quoted} or a builder will make it one ({@link
+ * dfe.fetcher.rest.shape.RowShape#takesAnyElement}).
  */
 final class PageDecoding {
 
   /** Where decoded rows go, in order. */
   @FunctionalInterface
   interface Rows {
-    void accept(RawRecord record) throws InterruptedException;
+    void accept(RawRecord record) throws SourceException, InterruptedException;
   }
 
   /** Looks at a held page before any of its rows is handed on ({@code fail_when}). */
@@ -50,6 +60,9 @@ final class PageDecoding {
 
   /** What a page held: its row count and, for a held decoder, its tree. */
   record Page(long rows, Optional<JsonNode> body) {}
+
+  /** The field {@code lines} puts each line under when {@code rows.field} is not set. */
+  private static final String LINE_FIELD = "line";
 
   static final ObjectMapper TREE =
       JsonMapper.builder()
@@ -73,22 +86,20 @@ final class PageDecoding {
       case JSON_ARRAY -> jsonArray(endpoint, body, where, rows);
       case NDJSON -> ndjson(endpoint, body, where, rows);
       case CSV -> csv(endpoint, body, where, rows);
-      case JSON_AT -> jsonAt(endpoint, held(endpoint, body, where, check), where, rows);
-      case DOCUMENT -> document(held(endpoint, body, where, check), where, rows);
+      case LINES -> lines(endpoint, body, where, rows);
+      case JSON -> json(endpoint, body, where, rows);
+      case JSON_AT ->
+          endpoint.failWhen().isPresent()
+              ? jsonAt(endpoint, held(endpoint, body, where, check), where, rows)
+              : JsonAtRows.read(endpoint, bounded(endpoint), body, where, rows);
+      case DOCUMENT -> document(endpoint, held(endpoint, body, where, check), where, rows);
     };
   }
 
   private static Page jsonArray(Endpoint endpoint, InputStream body, String where, Rows rows)
       throws SourceException, IOException, InterruptedException {
     long count = 0;
-    JsonFactory bounded =
-        JsonFactory.builder()
-            .streamReadConstraints(
-                StreamReadConstraints.builder()
-                    .maxStringLength((int) Math.min(Integer.MAX_VALUE, endpoint.maxPageBytes()))
-                    .build())
-            .build();
-    try (JsonParser parser = bounded.createParser(body)) {
+    try (JsonParser parser = bounded(endpoint).createParser(body)) {
       JsonToken first = parser.nextToken();
       if (first != JsonToken.START_ARRAY) {
         throw new SourceException(
@@ -98,26 +109,12 @@ final class PageDecoding {
       }
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       while (parser.nextToken() != JsonToken.END_ARRAY) {
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
+        if (parser.currentToken() != JsonToken.START_OBJECT
+            && !endpoint.rowShape().takesAnyElement()) {
           throw new SourceException(
               where + ": element " + count + " of the array is not a JSON object");
         }
-        out.reset();
-        try (JsonGenerator generator = JSON.createGenerator(out)) {
-          BoundedElement.copy(parser, generator, endpoint.maxPageBytes());
-        } catch (BoundedElement.TooLong e) {
-          throw elementTooLong(endpoint, where, count);
-        } catch (StreamConstraintsException e) {
-          if (parser.currentToken() == JsonToken.VALUE_STRING) {
-            throw elementTooLong(endpoint, where, count);
-          }
-          throw new SourceException(
-              where + ": element " + count + " passes a limit of the JSON parser (nesting depth)");
-        }
-        if (out.size() > endpoint.maxPageBytes()) {
-          throw elementTooLong(endpoint, where, count);
-        }
-        rows.accept(RawRecord.of(out.toByteArray()));
+        rows.accept(element(parser, out, endpoint, where, "element " + count));
         count++;
       }
       if (parser.nextToken() != null) {
@@ -134,12 +131,165 @@ final class PageDecoding {
     return new Page(count, Optional.empty());
   }
 
-  private static SourceException elementTooLong(Endpoint endpoint, String where, long index) {
+  /**
+   * The value at the parser's current token, copied exactly and bounded by {@code max_page_bytes}
+   * as it is read.
+   */
+  private static RawRecord element(
+      JsonParser parser, ByteArrayOutputStream out, Endpoint endpoint, String where, String name)
+      throws SourceException, IOException {
+    out.reset();
+    try (JsonGenerator generator = JSON.createGenerator(out)) {
+      BoundedElement.copy(parser, generator, endpoint.maxPageBytes());
+    } catch (BoundedElement.TooLong e) {
+      throw elementTooLong(endpoint, where, name);
+    } catch (StreamConstraintsException e) {
+      if (parser.currentToken() == JsonToken.VALUE_STRING) {
+        throw elementTooLong(endpoint, where, name);
+      }
+      throw new SourceException(
+          where + ": " + name + " passes a limit of the JSON parser (nesting depth)");
+    }
+    if (out.size() > endpoint.maxPageBytes()) {
+      throw elementTooLong(endpoint, where, name);
+    }
+    return RawRecord.of(out.toByteArray());
+  }
+
+  /**
+   * {@code json}: the body is one JSON value. An array's elements are the rows, each read and
+   * bounded as {@code json_array}'s; any other value (an object; with a builder or {@code quoted},
+   * also a string or a number) is one row, bounded by {@code max_page_bytes} as it is read.
+   */
+  private static Page json(Endpoint endpoint, InputStream body, String where, Rows rows)
+      throws SourceException, IOException, InterruptedException {
+    long count = 0;
+    boolean anyElement = endpoint.rowShape().takesAnyElement();
+    try (JsonParser parser = bounded(endpoint).createParser(body)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        throw new SourceException(where + ": the body is empty, not JSON (decoder json)");
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      if (first == JsonToken.START_ARRAY) {
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          if (parser.currentToken() != JsonToken.START_OBJECT && !anyElement) {
+            throw new SourceException(
+                where + ": element " + count + " of the array is not a JSON object");
+          }
+          rows.accept(element(parser, out, endpoint, where, "element " + count));
+          count++;
+        }
+      } else {
+        if (first != JsonToken.START_OBJECT && !anyElement) {
+          throw new SourceException(
+              where
+                  + ": the body is neither a JSON array nor an object (decoder json); set"
+                  + " rows.builder: wrap_non_object to wrap it");
+        }
+        rows.accept(element(parser, out, endpoint, where, "the body"));
+        count = 1;
+      }
+      if (parser.nextToken() != null) {
+        throw new SourceException(where + ": text follows the JSON value");
+      }
+    } catch (JsonProcessingException e) {
+      throw new SourceException(
+          where
+              + ": not valid JSON after "
+              + count
+              + " rows"
+              + (e.getLocation() == null ? "" : ", at byte " + e.getLocation().getByteOffset()));
+    }
+    return new Page(count, Optional.empty());
+  }
+
+  /** A parser whose strings are bounded as a streamed element is ({@link BoundedElement}). */
+  private static JsonFactory bounded(Endpoint endpoint) {
+    return JsonFactory.builder()
+        .streamReadConstraints(
+            StreamReadConstraints.builder()
+                .maxStringLength((int) Math.min(Integer.MAX_VALUE, endpoint.maxPageBytes()))
+                .build())
+        .build();
+  }
+
+  static SourceException elementTooLong(Endpoint endpoint, String where, String element) {
     return new SourceException(
-        where + ": element " + index + " is longer than max_page_bytes " + endpoint.maxPageBytes());
+        where + ": " + element + " is longer than max_page_bytes " + endpoint.maxPageBytes());
+  }
+
+  /** A {@code json_at} page with nothing or null at the rows' pointer, not allowed to. */
+  static SourceException rowsMissing(String where, String at, boolean isNull) {
+    // An error answered with 200 ({"error": ...}) must not read as the listing's last page.
+    return new SourceException(
+        where
+            + ": the body has "
+            + (isNull ? "null" : "nothing")
+            + " at "
+            + at
+            + " (rows.at); set rows.allow_missing: true if the API leaves it out of an empty"
+            + " page");
+  }
+
+  /** What a line of an {@code ndjson} or {@code lines} body becomes. */
+  @FunctionalInterface
+  private interface LineOut {
+    /** Hands on the line, {@code record[0, length)} without its {@code \n}; false for none. */
+    boolean line(byte[] record, int length, String where)
+        throws SourceException, InterruptedException;
   }
 
   private static Page ndjson(Endpoint endpoint, InputStream body, String where, Rows rows)
+      throws SourceException, IOException, InterruptedException {
+    boolean anyValue = endpoint.rowShape().takesAnyElement();
+    return splitLines(
+        endpoint,
+        body,
+        where,
+        (record, length, line) -> emit(record, length, line, anyValue, rows));
+  }
+
+  /**
+   * {@code lines}: each line of text, without its line break ({@code \n} or {@code \r\n}), is a row
+   * {@code {"<rows.field>": "<the line>"}} ({@code line} unless set); an empty line is none. The
+   * text must be UTF-8: a line that is not fails the page, as a replacement character would land a
+   * value the body did not hold.
+   */
+  private static Page lines(Endpoint endpoint, InputStream body, String where, Rows rows)
+      throws SourceException, IOException, InterruptedException {
+    String field = endpoint.rowShape().field().orElse(LINE_FIELD);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    return splitLines(
+        endpoint,
+        body,
+        where,
+        (record, length, line) -> {
+          int end = length > 0 && record[length - 1] == '\r' ? length - 1 : length;
+          if (end == 0) {
+            return false;
+          }
+          String text;
+          try {
+            text = Utf8Text.decode(record, 0, end);
+          } catch (CharacterCodingException e) {
+            throw new SourceException(line + " is not UTF-8 text (decoder lines)");
+          }
+          out.reset();
+          try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeStringField(field, text);
+            json.writeEndObject();
+          } catch (IOException e) {
+            throw new SourceException(line + " cannot be written as JSON", e);
+          }
+          rows.accept(RawRecord.of(out.toByteArray()));
+          return true;
+        });
+  }
+
+  /** Splits the body into lines, each bounded by {@code max_page_bytes} as it is read. */
+  private static Page splitLines(Endpoint endpoint, InputStream body, String where, LineOut out)
       throws SourceException, IOException, InterruptedException {
     long count = 0;
     long line = 0;
@@ -157,7 +307,7 @@ final class PageDecoding {
         length += i - from;
         from = i + 1;
         line++;
-        if (emit(record, length, where + ": line " + line, rows)) {
+        if (out.line(record, length, where + ": line " + line)) {
           count++;
         }
         length = 0;
@@ -168,7 +318,7 @@ final class PageDecoding {
       record = append(record, length, chunk, from, read - from, endpoint, where, line + 1);
       length += read - from;
     }
-    if (emit(record, length, where + ": line " + (line + 1), rows)) {
+    if (out.line(record, length, where + ": line " + (line + 1))) {
       count++;
     }
     return new Page(count, Optional.empty());
@@ -196,7 +346,7 @@ final class PageDecoding {
   }
 
   /** Hands on a line that is not blank; false for a blank one. */
-  private static boolean emit(byte[] record, int length, String where, Rows rows)
+  private static boolean emit(byte[] record, int length, String where, boolean anyValue, Rows rows)
       throws SourceException, InterruptedException {
     int end = length;
     while (end > 0
@@ -207,14 +357,16 @@ final class PageDecoding {
       return false;
     }
     byte[] copy = Arrays.copyOf(record, end);
-    checkObject(copy, where);
+    checkValue(copy, where, anyValue);
     rows.accept(RawRecord.of(copy));
     return true;
   }
 
-  private static void checkObject(byte[] record, String where) throws SourceException {
+  /** The line holds one JSON object; with {@code anyValue}, one JSON value of any kind. */
+  private static void checkValue(byte[] record, String where, boolean anyValue)
+      throws SourceException {
     try (JsonParser parser = JSON.createParser(record)) {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
+      if (parser.nextToken() != JsonToken.START_OBJECT && !anyValue) {
         throw new SourceException(where + " is not a JSON object");
       }
       parser.skipChildren();
@@ -228,15 +380,38 @@ final class PageDecoding {
     }
   }
 
+  /**
+   * {@code csv}: RFC 4180 records under a header record, which names the fields (a byte-order mark
+   * before it is dropped). The text must be UTF-8, and the header's names distinct: a replacement
+   * character, or two fields of one name in a row, would land values the body did not hold.
+   */
   private static Page csv(Endpoint endpoint, InputStream body, String where, Rows rows)
       throws SourceException, IOException, InterruptedException {
-    CsvLines lines =
-        new CsvLines(
-            new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8)),
-            endpoint.maxPageBytes());
+    try {
+      return csvRecords(endpoint, body, where, rows);
+    } catch (CharacterCodingException e) {
+      throw new SourceException(where + ": the CSV body is not UTF-8 text");
+    }
+  }
+
+  private static Page csvRecords(Endpoint endpoint, InputStream body, String where, Rows rows)
+      throws SourceException, IOException, InterruptedException {
+    BufferedReader reader =
+        new BufferedReader(new InputStreamReader(body, Utf8Text.strictDecoder()));
+    reader.mark(1);
+    if (reader.read() != '\uFEFF') {
+      reader.reset();
+    }
+    CsvLines lines = new CsvLines(reader, endpoint.maxPageBytes());
     Optional<List<String>> header = lines.next(where);
     if (header.isEmpty()) {
       return new Page(0, Optional.empty());
+    }
+    Set<String> names = new HashSet<>();
+    for (String name : header.get()) {
+      if (!names.add(name)) {
+        throw new SourceException(where + ": the CSV header names a field twice");
+      }
     }
     long count = 0;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -278,7 +453,9 @@ final class PageDecoding {
           where + ": the page is longer than max_page_bytes " + endpoint.maxPageBytes());
     }
     try {
-      JsonNode tree = TREE.readTree(bytes);
+      // Text after the document is an answer the decoder does not read, not one to cut short.
+      JsonNode tree =
+          TREE.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(bytes);
       if (tree == null || tree.isMissingNode()) {
         throw new SourceException(where + ": the body is empty, not JSON");
       }
@@ -298,33 +475,43 @@ final class PageDecoding {
       if (endpoint.rowsMayBeAbsent()) {
         return new Page(0, Optional.of(tree));
       }
-      // An error answered with 200 ({"error": ...}) must not read as the listing's last page.
-      throw new SourceException(
-          where
-              + ": the body has "
-              + (items.isNull() ? "null" : "nothing")
-              + " at "
-              + at
-              + " (rows.at); set rows.allow_missing: true if the API leaves it out of an empty"
-              + " page");
+      throw rowsMissing(where, at, items.isNull());
     }
     if (!items.isArray()) {
       throw new SourceException(where + ": " + at + " is not a JSON array (rows.at)");
     }
     long count = 0;
     for (JsonNode item : items) {
-      if (!item.isObject()) {
+      if (!item.isObject() && !endpoint.rowShape().takesAnyElement()) {
         throw new SourceException(where + ": " + at + "/" + count + " is not a JSON object");
       }
       rows.accept(RawRecord.of(TREE.writeValueAsBytes(item)));
       count++;
     }
-    return new Page(count, Optional.of(tree));
+    return new Page(count, Optional.of(withoutRows(tree, at)));
   }
 
-  private static Page document(JsonNode tree, String where, Rows rows)
+  /**
+   * The held tree as the streamed one reads ({@link JsonAtRows}): the rows array left out (a null
+   * in its place in an array), so a pager or {@code stop_when} sees the same body either way.
+   */
+  private static JsonNode withoutRows(JsonNode tree, String at) {
+    JsonPointer pointer = JsonPointer.compile(at);
+    if (pointer.matches()) {
+      return TREE.nullNode();
+    }
+    JsonNode parent = tree.at(pointer.head());
+    if (parent instanceof ObjectNode object) {
+      object.remove(pointer.last().getMatchingProperty());
+    } else if (parent instanceof ArrayNode array && pointer.last().getMatchingIndex() >= 0) {
+      array.set(pointer.last().getMatchingIndex(), TREE.nullNode());
+    }
+    return tree;
+  }
+
+  private static Page document(Endpoint endpoint, JsonNode tree, String where, Rows rows)
       throws SourceException, InterruptedException, JsonProcessingException {
-    if (!tree.isObject()) {
+    if (!tree.isObject() && !endpoint.rowShape().takesAnyElement()) {
       throw new SourceException(where + ": the body is not a JSON object (decoder document)");
     }
     rows.accept(RawRecord.of(TREE.writeValueAsBytes(tree)));
@@ -363,9 +550,12 @@ final class PageDecoding {
             int after = reader.read();
             if (after == '"') {
               field.append('"');
-            } else {
+            } else if (after == ',' || after == '\n' || after == '\r' || after == -1) {
               quoted = false;
               reader.reset();
+            } else {
+              // RFC 4180: a closing quote ends the field; text after it has no one reading.
+              throw new SourceException(where + ": a CSV field has text after its closing quote");
             }
           } else {
             field.append((char) c);

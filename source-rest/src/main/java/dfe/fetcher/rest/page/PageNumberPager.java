@@ -1,14 +1,15 @@
 package dfe.fetcher.rest.page;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.config.Section;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * {@code page_number}: {@code param} counts from {@code start}; an empty page ends, and so does the
- * page numbered the value at {@code total_pages_at} when it is given.
+ * {@code page_number}: {@code param} counts from {@code start}; an empty page ends. With {@code
+ * total_pages_at}, the page numbered the total the body gives ends (no request past it); an empty
+ * page before it, or a total that is missing or not a count, fails the page.
  */
 record PageNumberPager(String param, long start, Optional<String> totalPagesAt) implements Pager {
 
@@ -30,22 +31,31 @@ record PageNumberPager(String param, long start, Optional<String> totalPagesAt) 
   }
 
   @Override
-  public Optional<NextPage> next(Page page) {
-    if (page.rows() == 0) {
-      return Optional.empty();
-    }
+  public Optional<NextPage> next(Page page) throws SourceException {
     long current = Long.parseLong(page.pagerQuery().get(param));
     if (totalPagesAt.isPresent()) {
-      JsonNode total = page.body().map(body -> body.at(totalPagesAt.get())).orElse(null);
-      if (total != null && total.canConvertToLong() && current - start + 1 >= total.asLong()) {
+      long total = RequiredValue.count(page, "total_pages_at", totalPagesAt.get());
+      long read = current - start + 1;
+      if (read >= total) {
         return Optional.empty();
       }
+      if (page.rows() == 0) {
+        throw new SourceException(
+            "paginate.total_pages_at: page "
+                + current
+                + " is empty, but the body gives "
+                + total
+                + " pages");
+      }
+    }
+    if (page.rows() == 0) {
+      return Optional.empty();
     }
     return Optional.of(new WithQuery(Map.of(param, Long.toString(current + 1))));
   }
 
   @Override
-  public boolean readsBody() {
-    return totalPagesAt.isPresent();
+  public Map<String, String> bodyPointers() {
+    return totalPagesAt.map(pointer -> Map.of("total_pages_at", pointer)).orElse(Map.of());
   }
 }

@@ -3,6 +3,7 @@ package dfe.fetcher.rest.page;
 import dfe.fetcher.rest.profile.ConfigWord;
 import dfe.fetcher.rest.profile.SectionVariant;
 import dfe.fetcher.source.config.Section;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,10 +14,14 @@ import java.util.Optional;
  */
 public enum PagerType implements SectionVariant {
   NONE("none", List.of(), SinglePage::bind),
-  LINK_HEADER("link_header", List.of(), LinkHeaderPager::bind),
-  CURSOR("cursor", List.of("from", "into"), CursorPager::bind),
-  PAGE_NUMBER("page_number", List.of("param", "start", "total_pages_at"), PageNumberPager::bind),
-  OFFSET("offset", List.of("param", "limit_param", "page_size"), OffsetPager::bind);
+  LINK_HEADER("link_header", ends(), LinkHeaderPager::bind),
+  JSON_LINK("json_link", ends("next_at"), JsonLinkPager::bind),
+  CURSOR("cursor", ends("from", "into"), CursorPager::bind),
+  PAGE_NUMBER("page_number", ends("param", "start", "total_pages_at"), PageNumberPager::bind),
+  OFFSET(
+      "offset",
+      ends("param", "limit_param", "page_size", "total_at", "short_page_ends"),
+      OffsetPager::bind);
 
   /** Binds one pager from its {@code paginate} section, as {@link Pager} states. */
   @FunctionalInterface
@@ -47,7 +52,15 @@ public enum PagerType implements SectionVariant {
 
   /** The pager from {@code paginate}, every problem reported there. */
   public Pager bind(Section paginate) {
-    return binder.bind(paginate);
+    Pager pager = binder.bind(paginate);
+    return keys.contains("has_more") ? StoppingPager.around(pager, paginate) : pager;
+  }
+
+  /** A pager's own keys, then the end signals. */
+  private static List<String> ends(String... own) {
+    List<String> keys = new ArrayList<>(List.of(own));
+    keys.addAll(List.of("has_more", "stop_when"));
+    return List.copyOf(keys);
   }
 
   public static Optional<PagerType> named(String name) {

@@ -1,9 +1,12 @@
 package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.Pager;
+import dfe.fetcher.rest.shape.RowShape;
 import dfe.fetcher.source.config.ConfigOrigin;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -29,6 +32,8 @@ import java.util.Set;
  * @param rowsAt the JSON pointer of the rows, for {@code json_at}
  * @param rowsMayBeAbsent for {@code json_at}: a page with nothing (or null) at {@code rowsAt} is an
  *     empty page ({@code rows.allow_missing}); otherwise it fails, as an error page answered 200
+ * @param rowShape how the decoder's elements become rows: {@code rows.quoted}, {@code
+ *     rows.builder}, {@code rows.field}, {@code rows.add_fields}
  * @param rowKey a JSON pointer naming a row's identity
  * @param pager how pages follow each other
  * @param maxPages pages at most per dump or window; one more page to read aborts it
@@ -36,7 +41,11 @@ import java.util.Set;
  * @param timeoutSecs a request's bound until its response starts, and on any stall in its body
  * @param failWhen a CEL condition over {@code body} that makes a 2xx page an error
  * @param errorAt a JSON pointer to the error text of a non-2xx body
+ * @param errors what a non-2xx answer means: the profile's {@code errors} with the endpoint's over
+ *     it
  * @param window a tail endpoint's window
+ * @param vars the endpoint's computed variables ({@code vars}, over the profile's {@code
+ *     defaults.vars}), in the order they are evaluated, each read as {@code vars.<name>}
  * @param origin where the unit is named; for messages only, no part of {@link #equals}
  * @param path where the unit is named, as a config path
  */
@@ -52,6 +61,7 @@ public record Endpoint(
     Decoder decoder,
     Optional<String> rowsAt,
     boolean rowsMayBeAbsent,
+    RowShape rowShape,
     Optional<String> rowKey,
     Pager pager,
     int maxPages,
@@ -59,7 +69,9 @@ public record Endpoint(
     int timeoutSecs,
     Optional<String> failWhen,
     Optional<String> errorAt,
+    ErrorPolicy errors,
     Optional<WindowSpec> window,
+    Map<String, Template> vars,
     ConfigOrigin origin,
     String configPath) {
 
@@ -77,11 +89,14 @@ public record Endpoint(
     headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     Objects.requireNonNull(decoder, "decoder");
     Objects.requireNonNull(rowsAt, "rowsAt");
+    Objects.requireNonNull(rowShape, "rowShape");
     Objects.requireNonNull(rowKey, "rowKey");
     Objects.requireNonNull(pager, "pager");
     Objects.requireNonNull(failWhen, "failWhen");
     Objects.requireNonNull(errorAt, "errorAt");
+    Objects.requireNonNull(errors, "errors");
     Objects.requireNonNull(window, "window");
+    vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(configPath, "configPath");
   }
@@ -114,6 +129,7 @@ public record Endpoint(
         decoder,
         rowsAt,
         rowsMayBeAbsent,
+        rowShape,
         rowKey,
         pager,
         maxPages,
@@ -121,16 +137,46 @@ public record Endpoint(
         timeoutSecs,
         failWhen,
         errorAt,
+        errors,
         window,
+        vars,
         configPath);
   }
 
-  /** The placeholders its requests read ({@code path}, {@code query}, {@code headers}, body). */
+  /** Where the endpoint is written, as a config path ({@code ...endpoints[0]}), for messages. */
+  public String settingsPath() {
+    return configPath.endsWith(".unit")
+        ? configPath.substring(0, configPath.length() - ".unit".length())
+        : configPath;
+  }
+
+  /**
+   * The names its requests read ({@code path}, {@code query}, {@code headers}, body), and through
+   * the computed variables they read, what those read.
+   */
   public Set<String> placeholders() {
     Set<String> names = new HashSet<>(path.names());
     query.values().forEach(template -> names.addAll(template.names()));
     headers.values().forEach(template -> names.addAll(template.names()));
     body.ifPresent(template -> names.addAll(template.names()));
+    List<Map.Entry<String, Template>> computed = new ArrayList<>(vars.entrySet());
+    Collections.reverse(computed);
+    // A variable reads only those before it: one pass from the last reaches every one read.
+    for (Map.Entry<String, Template> variable : computed) {
+      if (names.contains("vars." + variable.getKey())) {
+        names.addAll(variable.getValue().names());
+      }
+    }
     return names;
+  }
+
+  /**
+   * The values its templates read on one request: the connection's {@code vars}, the unit's name,
+   * the window's bounds when there is one, and the computed variables evaluated with them.
+   *
+   * @throws TemplateException when a computed variable cannot be evaluated
+   */
+  public TemplateValues values(Map<String, String> connectionVars, Optional<TemplateWindow> at) {
+    return TemplateValues.of(connectionVars, unit).with(at).with(vars);
   }
 }

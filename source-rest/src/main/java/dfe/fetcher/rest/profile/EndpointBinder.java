@@ -3,9 +3,11 @@ package dfe.fetcher.rest.profile;
 import dfe.fetcher.core.filter.FilterCompileException;
 import dfe.fetcher.core.filter.RowFilter;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.JsonPointerSetting;
 import dfe.fetcher.rest.page.Pager;
+import dfe.fetcher.rest.shape.RowShape;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.UnitNames;
@@ -19,7 +21,8 @@ import java.util.Set;
 /**
  * Binds a profile's {@code endpoints}, one unit each, with the instance's overrides under {@code
  * units} applied: method and body, path, query and headers as templates, the decoder, the pager,
- * the bounds, {@code fail_when}, and a tail endpoint's window.
+ * the bounds, {@code fail_when}, the error policy ({@code errors}, over the profile's), and a tail
+ * endpoint's window.
  */
 final class EndpointBinder {
 
@@ -27,30 +30,44 @@ final class EndpointBinder {
   private final Map<String, Section> overrides;
   private final BindContext context;
   private final TemplateBinder templates;
+  private final Section defaults;
 
+  /**
+   * @param defaults the profile's {@code defaults}: a setting an endpoint leaves out is read there,
+   *     and its {@code vars}, {@code query} and {@code headers} are merged under the endpoint's
+   */
   EndpointBinder(
       Section connection,
       Map<String, Section> overrides,
       BindContext context,
-      TemplateBinder templates) {
+      TemplateBinder templates,
+      Section defaults) {
     this.connection = connection;
     this.overrides = overrides;
     this.context = context;
     this.templates = templates;
+    this.defaults = defaults;
+  }
+
+  /** Where {@code key} is read for {@code endpoint}: the endpoint, or else the defaults. */
+  private Section from(Section endpoint, String key) {
+    return endpoint.node(key).isPresent() || defaults.node(key).isEmpty() ? endpoint : defaults;
   }
 
   List<Endpoint> bind(Section profile) {
+    ErrorPolicyBinder.Settings profileErrors =
+        ErrorPolicyBinder.profile(profile.section("errors", ProfileKeys.ERRORS_KEYS));
     return UnitNames.bindEach(
         profile,
         "endpoints",
         "endpoint",
         ProfileKeys.ENDPOINT_KEYS,
         "profile",
-        this::endpoint,
+        endpoint -> endpoint(endpoint, profileErrors),
         Endpoint::unit);
   }
 
-  private Endpoint endpoint(Section endpoint) {
+  private Endpoint endpoint(Section endpoint, ErrorPolicyBinder.Settings profileErrors) {
     String unit = endpoint.requiredName("unit");
     Section override =
         overrides.getOrDefault(
@@ -64,7 +81,9 @@ final class EndpointBinder {
     boolean enabled = override.bool("enabled", true);
     Shape shape = endpoint.shape("shape");
     boolean tail = shape == Shape.TAIL;
-    Set<String> scope = templates.scope(tail);
+    TemplateBinder.Computed computed =
+        templates.computed(List.of(defaults, endpoint), templates.scope(tail));
+    TemplateScope scope = computed.scope();
     String method = endpoint.string("method", "GET");
     if (!method.equals("GET") && !method.equals("POST")) {
       endpoint.report("method", "unknown method '" + method + "'; one of GET, POST");
@@ -82,11 +101,13 @@ final class EndpointBinder {
         .flatMap(template -> UriPathCheck.problem(template.text()))
         .ifPresent(problem -> endpoint.report("path", problem));
     Map<String, Template> query = new LinkedHashMap<>();
+    templates.putEach(defaults, "query", scope, query);
     templates.putEach(endpoint, "query", scope, query);
     templates.putEach(override, "query", scope, query);
-    Map<String, Template> headers = templates.headers(endpoint, scope);
-    Section rows = endpoint.section("rows", ProfileKeys.ROWS_KEYS);
-    Decoder decoder = decoder(endpoint, rows);
+    Map<String, Template> headers = new LinkedHashMap<>(templates.headers(defaults, scope));
+    headers.putAll(templates.headers(endpoint, scope));
+    Section rows = from(endpoint, "rows").section("rows", ProfileKeys.ROWS_KEYS);
+    Decoder decoder = decoder(from(endpoint, "rows"), rows);
     Optional<String> rowsAt = JsonPointerSetting.read(rows, "at");
     if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
       rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
@@ -97,34 +118,53 @@ final class EndpointBinder {
       }
     }
     boolean rowsMayBeAbsent = rows.bool("allow_missing", false);
-    Optional<String> rowKey = endpoint.rowKey("row_key");
-    Pager pager =
-        PagerBinder.bind(endpoint.section("paginate", ProfileKeys.PAGINATE_KEYS), endpoint);
+    RowShape rowShape = RowShapeBinder.bind(rows, decoder, scope, templates);
+    Optional<String> rowKey = from(endpoint, "row_key").rowKey("row_key");
+    Section paging = from(endpoint, "paginate");
+    Section paginate = paging.section("paginate", ProfileKeys.PAGINATE_KEYS);
+    Pager pager = PagerBinder.bind(paginate, paging);
     if (pager.readsBody()) {
-      refuseStreamed(endpoint, "paginate", decoder);
+      refuseStreamed(paging, "paginate", decoder);
+    }
+    if (decoder == Decoder.JSON_AT && rowsAt.isPresent()) {
+      refuseIntoRows(paginate, pager, rowsAt.get());
+    }
+    if (pager.writesBody() && !method.equals("POST")) {
+      paginate.report(
+          "into", "body: applies to method: POST only (a GET has no body to carry the cursor)");
     }
     int maxPages =
         override.smallInteger(
             "max_pages",
-            endpoint.smallInteger("max_pages", Endpoint.DEFAULT_MAX_PAGES, 1, 100_000),
+            from(endpoint, "max_pages")
+                .smallInteger("max_pages", Endpoint.DEFAULT_MAX_PAGES, 1, 100_000),
             1,
             100_000);
     long maxPageBytes =
         override.integer(
             "max_page_bytes",
-            endpoint.integer(
-                "max_page_bytes", Endpoint.DEFAULT_MAX_PAGE_BYTES, 1_024, Integer.MAX_VALUE - 8),
+            from(endpoint, "max_page_bytes")
+                .integer(
+                    "max_page_bytes",
+                    Endpoint.DEFAULT_MAX_PAGE_BYTES,
+                    1_024,
+                    Integer.MAX_VALUE - 8),
             1_024,
             Integer.MAX_VALUE - 8);
     int timeout =
         override.smallInteger(
             "timeout_secs",
-            endpoint.smallInteger("timeout_secs", Endpoint.DEFAULT_TIMEOUT_SECS, 1, 3_600),
+            from(endpoint, "timeout_secs")
+                .smallInteger("timeout_secs", Endpoint.DEFAULT_TIMEOUT_SECS, 1, 3_600),
             1,
             3_600);
-    Optional<String> failWhen = endpoint.string("fail_when");
-    failWhen.ifPresent(condition -> checkFailWhen(endpoint, condition, decoder));
-    Optional<String> errorAt = JsonPointerSetting.read(endpoint, "error_at");
+    Section failing = from(endpoint, "fail_when");
+    Optional<String> failWhen = failing.string("fail_when");
+    failWhen.ifPresent(condition -> checkFailWhen(failing, condition, decoder));
+    Optional<String> errorAt = JsonPointerSetting.read(from(endpoint, "error_at"), "error_at");
+    ErrorPolicy errors =
+        ErrorPolicyBinder.endpoint(
+            profileErrors, endpoint.section("errors", ProfileKeys.ERRORS_KEYS), method);
     Optional<WindowSpec> window = window(endpoint, override, tail);
     Endpoint bound =
         new Endpoint(
@@ -139,6 +179,7 @@ final class EndpointBinder {
             decoder,
             rowsAt,
             rowsMayBeAbsent,
+            rowShape,
             rowKey,
             pager,
             maxPages,
@@ -146,9 +187,12 @@ final class EndpointBinder {
             timeout,
             failWhen,
             errorAt,
+            errors,
             window,
+            computed.vars(),
             endpoint.originOf("unit"),
             endpoint.pathOf("unit"));
+    templates.tryRendering(bound, endpoint);
     Set<String> read = bound.placeholders();
     if (window.isPresent() && !read.contains("window.start") && !read.contains("window.end")) {
       endpoint.report(
@@ -160,15 +204,15 @@ final class EndpointBinder {
     return bound;
   }
 
-  private Optional<BodyTemplate> body(Section endpoint, String method, Set<String> scope) {
+  private Optional<BodyTemplate> body(Section endpoint, String method, TemplateScope scope) {
     if (endpoint.node("body").isPresent()) {
       YamlNode node = endpoint.node("body").get();
       if (!method.equals("POST")) {
         endpoint.report("body", "applies to method: POST only");
       } else if (node instanceof YamlNode.Scalar) {
         endpoint.report("body", "must be a mapping or a list: the JSON body, written in YAML");
-      } else if (templates.body(node, endpoint.pathOf("body"), scope, endpoint)) {
-        return Optional.of(new BodyTemplate(node));
+      } else {
+        return templates.body(node, endpoint.pathOf("body"), scope, endpoint);
       }
     }
     return Optional.empty();
@@ -198,9 +242,30 @@ final class EndpointBinder {
     }
   }
 
-  /** {@code key} reads the page's body: refused when {@code decoder} streams it. */
+  /**
+   * A pager's pointer into {@code json_at}'s rows array is refused: the rows are streamed, and the
+   * tree the pager reads is the body without them.
+   */
+  private static void refuseIntoRows(Section paginate, Pager pager, String rowsAt) {
+    pager
+        .bodyPointers()
+        .forEach(
+            (key, pointer) -> {
+              String at = pointer.startsWith("body:") ? pointer.substring(5) : pointer;
+              if (at.equals(rowsAt) || at.startsWith(rowsAt + "/") || rowsAt.isEmpty()) {
+                paginate.report(
+                    key,
+                    "points into the rows array at "
+                        + (rowsAt.isEmpty() ? "the root" : rowsAt)
+                        + " (rows.at), which json_at streams and does not keep; point to a"
+                        + " value beside the rows");
+              }
+            });
+  }
+
+  /** {@code key} reads the page's body: refused when {@code decoder} does not keep it. */
   private static void refuseStreamed(Section endpoint, String key, Decoder decoder) {
-    if (decoder.streamed()) {
+    if (!decoder.keepsBody()) {
       endpoint.report(
           key,
           "reads the page's body, which decoder "

@@ -2,12 +2,15 @@ package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.rest.RestConnection;
 import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
+import java.math.BigInteger;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,14 +18,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * Binds one profile (shipped or inline) to one instance: every key and word checked, every template
  * checked against the variables defined where it is used, each problem reported at its {@code
  * FILE:LINE:COL} and path, all at once. This class binds the profile's top level ({@code vars},
- * {@code base_url}, {@code headers}, {@code retry}, {@code rate}); {@link CredentialsBinder} the
- * {@code auth}, {@link EndpointBinder} the endpoints, their pagers and windows.
+ * {@code base_url}, {@code headers}, {@code retry}, {@code rate}) and the instance's budget ({@code
+ * rate}, {@code max_concurrent_requests}); {@link CredentialsBinder} the {@code auth}, {@link
+ * EndpointBinder} the endpoints, their pagers and windows.
  */
 public final class ProfileBinder {
 
@@ -57,15 +63,21 @@ public final class ProfileBinder {
     }
     vars.putAll(instanceVars);
     TemplateBinder templates = new TemplateBinder(varsPath, vars);
-    Set<String> common = templates.scope(false);
+    TemplateScope common = templates.scope(false);
     Optional<Template> baseUrl = templates.template(profile, "base_url", common, true);
     Map<String, Template> headers = templates.headers(profile, common);
     RetryPolicy retry = retry(profile.section("retry", ProfileKeys.RETRY_KEYS));
     OptionalDouble rate = rate(profile.section("rate", ProfileKeys.RATE_KEYS));
+    ConnectionBudget budget = budget(connection);
     Section profileAuth = profile.section("auth", ProfileKeys.PROFILE_AUTH_KEYS);
     Credentials credentials = new CredentialsBinder(connection, context).bind(profileAuth);
+    Section defaults = profile.section("defaults", ProfileKeys.DEFAULTS_KEYS);
     List<Endpoint> endpoints =
-        new EndpointBinder(connection, overrides, context, templates).bind(profile);
+        new EndpointBinder(connection, overrides, context, templates, defaults).bind(profile);
+    Optional<Probe> probe =
+        profile.node("probe").isPresent()
+            ? probe(profile.section("probe", ProfileKeys.PROBE_KEYS), templates)
+            : Optional.empty();
     for (Map.Entry<String, Section> override : overrides.entrySet()) {
       if (endpoints.stream().noneMatch(e -> e.unit().equals(override.getKey()))) {
         Section unit = override.getValue();
@@ -87,8 +99,10 @@ public final class ProfileBinder {
             headers,
             retry,
             rate,
+            budget,
             credentials,
-            endpoints);
+            endpoints,
+            probe);
     if (baseUrl.isPresent()) {
       checkBaseUrl(bound, endpoints);
     }
@@ -100,7 +114,32 @@ public final class ProfileBinder {
     Set<String> reported = new HashSet<>();
     List<String> units = endpoints.stream().map(Endpoint::unit).toList();
     for (String unit : units.isEmpty() ? List.of("") : units) {
-      checkBaseUrl(bound.baseUrlOf(unit)).filter(reported::add).ifPresent(this::reportBaseUrl);
+      String rendered;
+      try {
+        rendered = bound.baseUrlOf(unit);
+      } catch (TemplateException e) {
+        if (reported.add(e.getMessage())) {
+          reportBaseUrl(e.getMessage());
+        }
+        continue;
+      }
+      checkBaseUrl(rendered).filter(reported::add).ifPresent(this::reportBaseUrl);
+      TemplateValues values = TemplateValues.of(bound.vars(), unit);
+      bound
+          .headers()
+          .forEach(
+              (name, template) -> {
+                try {
+                  template.render(values);
+                } catch (TemplateException e) {
+                  if (reported.add(name + e.getMessage())) {
+                    profile.report(
+                        profile.originOf("headers"),
+                        Section.join(profile.pathOf("headers"), name),
+                        e.getMessage() + " (with the instance's vars)");
+                  }
+                }
+              });
     }
   }
 
@@ -128,6 +167,49 @@ public final class ProfileBinder {
     return Optional.ofNullable(problem);
   }
 
+  /**
+   * The profile's {@code probe}, its templates over the connection's variables; empty when the
+   * profile names none.
+   */
+  private static Optional<Probe> probe(Section probe, TemplateBinder templates) {
+    TemplateScope scope = templates.scope(false);
+    Optional<Template> path = templates.template(probe, "path", scope, true);
+    path.flatMap(template -> UriPathCheck.problem(template.text()))
+        .ifPresent(problem -> probe.report("path", problem));
+    if (probe.string("path").filter(p -> !p.startsWith("/") && !p.startsWith("{{")).isPresent()) {
+      probe.report("path", "must start with '/' (it is appended to base_url)");
+    }
+    String method = probe.string("method", "GET");
+    if (!Probe.METHODS.contains(method)) {
+      probe.report(
+          "method", "unknown method '" + method + "'; one of " + String.join(", ", Probe.METHODS));
+    }
+    Map<String, Template> query = new LinkedHashMap<>();
+    templates.putEach(probe, "query", scope, query);
+    List<Integer> expect = new ArrayList<>();
+    Optional<YamlNode> statuses = probe.node("expect_status");
+    if (statuses.isPresent()) {
+      boolean ok =
+          statuses.get() instanceof YamlNode.Sequence sequence && !sequence.items().isEmpty();
+      if (ok) {
+        for (YamlNode item : ((YamlNode.Sequence) statuses.get()).items()) {
+          if (item instanceof YamlNode.Scalar scalar
+              && scalar.kind() == YamlNode.ScalarKind.INTEGER
+              && scalar.integer().compareTo(BigInteger.valueOf(100)) >= 0
+              && scalar.integer().compareTo(BigInteger.valueOf(599)) <= 0) {
+            expect.add(scalar.integer().intValue());
+          } else {
+            ok = false;
+          }
+        }
+      }
+      if (!ok) {
+        probe.report("expect_status", "must be a list of HTTP statuses, e.g. [200, 204]");
+      }
+    }
+    return path.map(p -> new Probe(method, p, query, expect));
+  }
+
   private static RetryPolicy retry(Section retry) {
     RetryPolicy d = RetryPolicy.DEFAULT;
     int maxRetries = retry.smallInteger("max_retries", d.maxRetries(), 0, 100);
@@ -138,6 +220,26 @@ public final class ProfileBinder {
       retry.report("max_backoff_ms", "must be at least initial_backoff_ms (" + initial + ")");
     }
     return new RetryPolicy(maxRetries, initial, max, wait);
+  }
+
+  /**
+   * The instance's {@code rate} ({@code requests_per_sec}, {@code burst}) and {@code
+   * max_concurrent_requests}, shared by all its units.
+   */
+  private static ConnectionBudget budget(Section connection) {
+    Section rate = connection.section("rate", ProfileKeys.CONNECTION_RATE_KEYS);
+    OptionalDouble perSec = rate(rate);
+    int burst = rate.smallInteger("burst", 1, 1, 10_000);
+    if (rate.node("requests_per_sec").isEmpty() && rate.node("burst").isPresent()) {
+      rate.report("burst", "applies with requests_per_sec only");
+    }
+    OptionalLong concurrent = connection.integer("max_concurrent_requests", 1, 1_000);
+    return new ConnectionBudget(
+        perSec,
+        burst,
+        concurrent.isPresent()
+            ? OptionalInt.of((int) concurrent.getAsLong())
+            : OptionalInt.empty());
   }
 
   private static OptionalDouble rate(Section rate) {

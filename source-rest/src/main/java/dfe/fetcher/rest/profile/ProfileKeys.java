@@ -16,17 +16,31 @@ public final class ProfileKeys {
       List.of(
           "enabled", "max_pages", "max_page_bytes", "timeout_secs", "query", "lookback", "settle");
   public static final List<String> PROFILE_KEYS =
-      List.of("base_url", "vars", "auth", "headers", "retry", "rate", "endpoints");
+      List.of(
+          "base_url",
+          "vars",
+          "auth",
+          "headers",
+          "retry",
+          "rate",
+          "errors",
+          "defaults",
+          "probe",
+          "endpoints");
   public static final List<String> PROFILE_AUTH_KEYS =
       List.of("accepts", "header", "prefix", "query_param", "token_url", "scope");
   public static final List<String> RETRY_KEYS =
       List.of("max_retries", "initial_backoff_ms", "max_backoff_ms", "max_retry_wait_secs");
   public static final List<String> RATE_KEYS = List.of("requests_per_sec");
+  public static final List<String> ERRORS_KEYS =
+      List.of("retry_on", "never_retry", "ignore_status", "throttle_when", "retry_non_idempotent");
+  public static final List<String> CONNECTION_RATE_KEYS = List.of("requests_per_sec", "burst");
   public static final List<String> ENDPOINT_KEYS =
       List.of(
           "unit",
           "shape",
           "method",
+          "vars",
           "body",
           "path",
           "query",
@@ -39,8 +53,27 @@ public final class ProfileKeys {
           "timeout_secs",
           "fail_when",
           "error_at",
+          "errors",
           "window");
-  public static final List<String> ROWS_KEYS = List.of("decoder", "at", "allow_missing");
+
+  /** What a profile's {@code defaults} may give every endpoint that leaves it out. */
+  public static final List<String> DEFAULTS_KEYS =
+      List.of(
+          "vars",
+          "query",
+          "headers",
+          "rows",
+          "row_key",
+          "paginate",
+          "max_pages",
+          "max_page_bytes",
+          "timeout_secs",
+          "fail_when",
+          "error_at");
+
+  public static final List<String> PROBE_KEYS = List.of("method", "path", "query", "expect_status");
+  public static final List<String> ROWS_KEYS =
+      List.of("decoder", "at", "allow_missing", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
   public static final List<String> WINDOW_KEYS =
       List.of("format", "lookback", "step", "settle", "position_at");

@@ -2,6 +2,7 @@ package dfe.fetcher.rest.profile;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -10,7 +11,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * How {@code {{ window.start }}} and {@code {{ window.end }}} are written ({@code window.format}).
+ * How {@code {{ window.start }}} and {@code {{ window.end }}} are written ({@code window.format}),
+ * and what the template functions of the same names write ({@code rfc3339_secs(t)}, {@code
+ * epoch_millis(t)}, ...). Always in UTC unless a zone is named; the JVM's zone is never read.
  */
 public enum TimeFormat implements ConfigWord {
   RFC3339_SECS("rfc3339_secs", ChronoUnit.SECONDS),
@@ -22,6 +25,11 @@ public enum TimeFormat implements ConfigWord {
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter MILLIS =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private static final DateTimeFormatter SECS_AT =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
+  private static final DateTimeFormatter MILLIS_AT =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSXXX");
 
   private final String configName;
   private final ChronoUnit precision;
@@ -48,6 +56,19 @@ public enum TimeFormat implements ConfigWord {
       case RFC3339_MILLIS -> MILLIS.format(exact);
       case EPOCH_SECS -> Long.toString(exact.getEpochSecond());
       case EPOCH_MILLIS -> Long.toString(exact.toEpochMilli());
+    };
+  }
+
+  /**
+   * {@code instant} as this format writes it in {@code zone}: RFC 3339 with the zone's offset at
+   * that instant ({@code Z} for UTC); the epoch formats have no zone and ignore it.
+   */
+  public String format(Instant instant, ZoneId zone) {
+    Instant exact = truncate(instant);
+    return switch (this) {
+      case RFC3339_SECS -> SECS_AT.format(exact.atZone(zone));
+      case RFC3339_MILLIS -> MILLIS_AT.format(exact.atZone(zone));
+      case EPOCH_SECS, EPOCH_MILLIS -> format(exact);
     };
   }
 

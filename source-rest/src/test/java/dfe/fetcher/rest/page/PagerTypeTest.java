@@ -11,7 +11,19 @@ class PagerTypeTest {
   void theKeysPaginateTakesAreTypeThenEachPagersOwnInTheOrderTheyAreRegistered() {
     assertThat(PagerType.sectionKeys())
         .containsExactly(
-            "type", "from", "into", "param", "start", "total_pages_at", "limit_param", "page_size");
+            "type",
+            "has_more",
+            "stop_when",
+            "next_at",
+            "from",
+            "into",
+            "param",
+            "start",
+            "total_pages_at",
+            "limit_param",
+            "page_size",
+            "total_at",
+            "short_page_ends");
   }
 
   @Test
@@ -19,6 +31,6 @@ class PagerTypeTest {
     assertThat(PagerType.named("page_number")).hasValue(PagerType.PAGE_NUMBER);
     assertThat(PagerType.named("PAGE_NUMBER")).isEmpty();
     assertThat(PagerType.names())
-        .containsExactly("none", "link_header", "cursor", "page_number", "offset");
+        .containsExactly("none", "link_header", "json_link", "cursor", "page_number", "offset");
   }
 }
