@@ -28,6 +28,21 @@ public interface SourceMetrics {
   void observeSeconds(String name, String source, double seconds);
 
   /**
+   * Adds {@code amount} (at least 0) to the counter {@code name{source, labels}}: for what a source
+   * counts in bulk (bytes read). A runtime that does not register {@code name} ignores it.
+   */
+  default void add(String name, String source, Map<String, String> labels, long amount) {}
+
+  /**
+   * Sets the gauge {@code name{source, labels}} to {@code value}: for what a source measures (files
+   * followed, bytes behind). A runtime that does not register {@code name} ignores it.
+   */
+  default void set(String name, String source, Map<String, String> labels, double value) {}
+
+  /** Removes the gauge series {@code name{source, labels}}: the thing it measured is gone. */
+  default void remove(String name, String source, Map<String, String> labels) {}
+
+  /**
    * Sets the gauge {@code name{source}} to {@code value} (what an API says is left of its quota).
    * Reports nothing unless the runtime keeps gauges.
    */

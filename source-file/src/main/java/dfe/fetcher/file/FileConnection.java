@@ -5,6 +5,8 @@ import dfe.fetcher.core.row.RowKey;
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.file.dump.FileDumpSource;
+import dfe.fetcher.file.tail.FileTailSource;
+import dfe.fetcher.file.tail.FileTailSpec;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceRuntime;
@@ -13,21 +15,33 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A bound {@code sources.file} connection. Its units share nothing, so opening it acquires nothing
- * and closing it releases nothing; each enabled unit's source is a {@link FileDumpSource}.
+ * A bound {@code sources.file} connection. Its units share nothing. A dump unit's source is a
+ * {@link FileDumpSource}, which opens and closes its files on each read; a tail unit's is a {@link
+ * FileTailSource}, which holds its files open between reads (so a rotated file is read to its end):
+ * closing the connection closes them.
  *
+ * @param id the connection's id, for the {@code source} label of what its tail units count
  * @param fileUnits the connection's units, in configuration order, with their file settings
  */
-public record FileConnection(List<FileUnit> fileUnits) implements SourceConnection {
+public record FileConnection(String id, List<FileUnit> fileUnits) implements SourceConnection {
 
   public FileConnection {
+    Objects.requireNonNull(id, "id");
     fileUnits = List.copyOf(fileUnits);
   }
 
-  /** The file units as the application sees them: every one a dump committing file marks. */
+  /** A connection without an id, for code that builds a configuration itself. */
+  public FileConnection(List<FileUnit> fileUnits) {
+    this("file", fileUnits);
+  }
+
+  /**
+   * The file units as the application sees them: a dump commits file marks, a tail file tail marks.
+   */
   @Override
   public List<SourceUnit> units() {
     return fileUnits.stream().map(FileConnection::describe).toList();
@@ -35,14 +49,21 @@ public record FileConnection(List<FileUnit> fileUnits) implements SourceConnecti
 
   private static SourceUnit describe(FileUnit unit) {
     List<String> details = new ArrayList<>();
-    details.add("decoder " + unit.dump().decoder().configName());
-    unit.dump().paths().forEach(path -> details.add("path " + path));
+    if (unit.tail().isPresent()) {
+      FileTailSpec tail = unit.tail().get();
+      details.add("tail, decoder " + tail.decoder().configName());
+      tail.paths().forEach(path -> details.add("path " + path));
+      tail.exclude().forEach(path -> details.add("exclude " + path));
+    } else {
+      details.add("decoder " + unit.dump().get().decoder().configName());
+      unit.dump().get().paths().forEach(path -> details.add("path " + path));
+    }
     return new SourceUnit(
         unit.unit(),
         unit.enabled(),
-        Shape.DUMP,
+        unit.isTail() ? Shape.TAIL : Shape.DUMP,
         unit.rowKey(),
-        Optional.of(Mark.Kind.FILE),
+        Optional.of(unit.isTail() ? Mark.Kind.FILE_TAIL : Mark.Kind.FILE),
         details,
         unit.origin(),
         unit.path());
@@ -53,10 +74,10 @@ public record FileConnection(List<FileUnit> fileUnits) implements SourceConnecti
   public List<String> hints() {
     List<String> hints = new ArrayList<>();
     for (FileUnit unit : fileUnits) {
-      if (!unit.enabled()) {
+      if (!unit.enabled() || unit.dump().isEmpty()) {
         continue;
       }
-      for (String glob : unit.dump().globsMatchingNoFile()) {
+      for (String glob : unit.dump().get().globsMatchingNoFile()) {
         hints.add(
             unit.origin().render()
                 + ": "
@@ -72,12 +93,25 @@ public record FileConnection(List<FileUnit> fileUnits) implements SourceConnecti
   @Override
   public OpenConnection open(SourceRuntime runtime) {
     Map<String, RowSource> sources = new LinkedHashMap<>();
+    List<FileTailSource> tails = new ArrayList<>();
     for (FileUnit unit : fileUnits) {
-      if (unit.enabled()) {
+      if (!unit.enabled()) {
+        continue;
+      }
+      if (unit.tail().isPresent()) {
+        FileTailSource tail =
+            new FileTailSource(
+                unit.tail().get(), runtime.clock(), runtime.metrics(), id + "." + unit.unit());
+        tails.add(tail);
+        sources.put(unit.unit(), tail);
+      } else {
         sources.put(
             unit.unit(),
             new FileDumpSource(
-                unit.dump(), runtime.clock(), runtime.oversize(), unit.rowKey().map(RowKey::at)));
+                unit.dump().get(),
+                runtime.clock(),
+                runtime.oversize(),
+                unit.rowKey().map(RowKey::at)));
       }
     }
     return new OpenConnection() {
@@ -92,7 +126,8 @@ public record FileConnection(List<FileUnit> fileUnits) implements SourceConnecti
 
       @Override
       public void close() {
-        // Files are opened and closed by each read.
+        // A dump's files are opened and closed by each read; a tail holds its files open.
+        tails.forEach(FileTailSource::close);
       }
     };
   }

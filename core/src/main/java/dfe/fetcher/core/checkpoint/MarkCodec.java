@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dfe.fetcher.core.row.CursorTokenMark;
 import dfe.fetcher.core.row.DumpResumeMark;
 import dfe.fetcher.core.row.FileMark;
+import dfe.fetcher.core.row.FileTailMark;
 import dfe.fetcher.core.row.KeysetMark;
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.WindowMark;
@@ -40,6 +41,8 @@ import java.util.stream.Collectors;
  * {"version":2,"mark":{"kind":"dump_resume","snapshot_id":"0190...","snapshot_at":"2026-05-01T12:00:00.123Z",
  *  "next_seq":"100000","last_key":[{"type":"integer","value":"100000"}],"anchor_ms":"1777636800123",
  *  "ended":false}}
+ * {"version":2,"mark":{"kind":"file_tail","files":[{"fingerprint":"checksum:0:256:9a0c...","path":"/var/log/app.log",
+ *  "offset":"5120"}]}}
  * }</pre>
  *
  * Numbers travel as strings so no value passes through binary floating point; times are ISO-8601 at
@@ -136,6 +139,7 @@ public final class MarkCodec {
       case "window" -> new WindowMark(instant(mark, "end"));
       case "cursor_token" -> cursorToken(mark);
       case "dump_resume" -> dumpResume(mark);
+      case "file_tail" -> fileTail(mark);
       default ->
           throw new UnreadableMarkException(
               "unknown mark kind (this build reads " + MARK_KINDS + ")");
@@ -173,6 +177,15 @@ public final class MarkCodec {
         }
         node.put("anchor_ms", Long.toString(resume.anchorMillis()));
         node.put("ended", resume.ended());
+      }
+      case FILE_TAIL -> {
+        ArrayNode files = node.putArray("files");
+        for (FileTailMark.TailedFile file : ((FileTailMark) mark).files()) {
+          ObjectNode fileNode = files.addObject();
+          fileNode.put("fingerprint", file.fingerprint());
+          fileNode.put("path", file.path());
+          fileNode.put("offset", Long.toString(file.offset()));
+        }
       }
     }
     return node;
@@ -268,6 +281,24 @@ public final class MarkCodec {
     Optional<KeysetMark> lastKey =
         mark.has("last_key") ? Optional.of(keysetValues(mark.get("last_key"))) : Optional.empty();
     return new DumpResumeMark(snapshotId, snapshotAt, nextSeq, lastKey, anchor, ended.asBoolean());
+  }
+
+  private static FileTailMark fileTail(JsonNode mark) throws UnreadableMarkException {
+    JsonNode files = mark.path("files");
+    if (!files.isArray()) {
+      throw new UnreadableMarkException("a file tail mark needs a \"files\" list");
+    }
+    List<FileTailMark.TailedFile> entries = new ArrayList<>();
+    for (JsonNode file : files) {
+      String fingerprint = text(file, "fingerprint");
+      long offset = number(file, "offset");
+      if (fingerprint.isEmpty() || offset < 0) {
+        throw new UnreadableMarkException(
+            "a tailed file needs a fingerprint and an offset >= 0 (entry " + entries.size() + ")");
+      }
+      entries.add(new FileTailMark.TailedFile(fingerprint, text(file, "path"), offset));
+    }
+    return new FileTailMark(entries);
   }
 
   private static long number(JsonNode node, String field) throws UnreadableMarkException {

@@ -58,6 +58,28 @@ public final class MetricNames {
   /** Label {@code source}: how long a REST request took until its response started. */
   public static final String REST_REQUEST_DURATION = "dfe_fetcher_rest_request_duration_seconds";
 
+  /** Label {@code source}: whole lines a file tail unit read (bad lines included). */
+  public static final String TAIL_LINES = "dfe_fetcher_tail_lines_total";
+
+  /** Label {@code source}: bytes a file tail unit read, line ends included. */
+  public static final String TAIL_BYTES = "dfe_fetcher_tail_bytes_total";
+
+  /** Gauge, label {@code source}: files a file tail unit follows after its last read. */
+  public static final String TAIL_FILES_WATCHED = "dfe_fetcher_tail_files_watched";
+
+  /**
+   * Gauge, labels {@code source}, {@code file}: bytes of a followed file not yet read ({@code size
+   * - offset}) after the unit's last read; a file no longer followed loses its series.
+   */
+  public static final String TAIL_LAG_BYTES = "dfe_fetcher_tail_lag_bytes";
+
+  /**
+   * Labels {@code source}, {@code kind} ({@code rename}: a path now names another file; {@code
+   * truncate}: a file shrank below its offset and is read from its start; {@code deleted}: a file
+   * removed while followed): rotations a file tail unit saw.
+   */
+  public static final String TAIL_ROTATIONS = "dfe_fetcher_tail_rotations_total";
+
   /**
    * Label {@code source}, a gauge: the requests the API says are left in its current rate-limit
    * window, as a REST unit's last response with {@code X-RateLimit-Remaining}, {@code

@@ -7,11 +7,12 @@ package dfe.fetcher.core.row;
  *
  * <p>The vocabulary is closed: a file dump's item ({@link FileMark}), a database tail's key tuple
  * ({@link KeysetMark}), a REST window's end ({@link WindowMark}) and an API's cursor token ({@link
- * CursorTokenMark}) and a resumable database dump's snapshot and key ({@link DumpResumeMark}). Each
- * unit reads one {@link Kind}; a checkpoint of another kind is reported and treated as none.
+ * CursorTokenMark}), a resumable database dump's snapshot and key ({@link DumpResumeMark}) and a
+ * file tail's offset per file ({@link FileTailMark}). Each unit reads one {@link Kind}; a
+ * checkpoint of another kind is reported and treated as none.
  */
 public sealed interface Mark
-    permits FileMark, KeysetMark, WindowMark, CursorTokenMark, DumpResumeMark {
+    permits FileMark, KeysetMark, WindowMark, CursorTokenMark, DumpResumeMark, FileTailMark {
 
   Kind kind();
 
@@ -21,7 +22,8 @@ public sealed interface Mark
     KEYSET("keyset"),
     WINDOW("window"),
     CURSOR_TOKEN("cursor_token"),
-    DUMP_RESUME("dump_resume");
+    DUMP_RESUME("dump_resume"),
+    FILE_TAIL("file_tail");
 
     private final String wireName;
 

@@ -86,6 +86,18 @@ public interface RowSink {
   }
 
   /**
+   * A tail source read something at {@code place} (a file and byte offset) that cannot become a
+   * record (a line longer than the unit's limit, not valid UTF-8, not JSON) and reads on. The
+   * driver sends a dead letter with {@code reason} and the first {@code max_dlq_bytes} of {@code
+   * content} (what the source kept of it), counted with reason {@code bad_record}; the tick does
+   * not fail on its account. Its position is committed with the next row's mark or {@link
+   * #advance}. {@code reason} names the problem, never the content.
+   */
+  default void badRecord(String place, String reason, byte[] content) throws InterruptedException {
+    skipPart(place, reason);
+  }
+
+  /**
    * The source passed over {@code place} while looking for parts, and reads on; {@code reason} is a
    * fixed word for the metric label ({@code not_regular}, {@code outside_base}, {@code unreadable},
    * {@code vanished}, {@code not_settled}). The driver logs and counts it; it does not fail the

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dfe.fetcher.core.row.CursorTokenMark;
 import dfe.fetcher.core.row.FileMark;
+import dfe.fetcher.core.row.FileTailMark;
 import dfe.fetcher.core.row.KeysetMark;
 import dfe.fetcher.core.row.KeysetMark.BytesValue;
 import dfe.fetcher.core.row.KeysetMark.DecimalValue;
@@ -167,6 +168,23 @@ class MarkCodecTest {
       CursorTokenMark mark = new CursorTokenMark("eyJvZmZzZXQiOjQyfQ==/next?after=a%2Fb&x=\"y\"");
       assertThat(roundTrip(mark)).isEqualTo(mark);
     }
+
+    @Test
+    void aFileTailMarkKeepsEachFilesFingerprintPathAndOffsetInOrder() throws Exception {
+      FileTailMark mark =
+          new FileTailMark(
+              List.of(
+                  new FileTailMark.TailedFile("checksum:0:256:00ff", "/var/log/b.log", 0),
+                  new FileTailMark.TailedFile(
+                      "device_and_inode:803:12:4:1a2b", "/var/log/ünï a.log", Long.MAX_VALUE)));
+      assertThat(roundTrip(mark)).isEqualTo(mark);
+    }
+
+    @Test
+    void aFileTailMarkWithoutFilesReadsBack() throws Exception {
+      FileTailMark mark = new FileTailMark(List.of());
+      assertThat(roundTrip(mark)).isEqualTo(mark);
+    }
   }
 
   @Nested
@@ -303,6 +321,12 @@ class MarkCodecTest {
           "{\"version\":1,\"mark\":{\"kind\":\"cursor_token\"}}",
           "{\"version\":1,\"mark\":{\"kind\":\"cursor_token\",\"token\":\"\"}}",
           "{\"version\":1,\"mark\":{\"kind\":\"cursor_token\",\"token\":[\"" + SECRET + "\"]}}",
+          "{\"version\":2,\"mark\":{\"kind\":\"file_tail\"}}",
+          "{\"version\":2,\"mark\":{\"kind\":\"file_tail\",\"files\":[{\"fingerprint\":\"x\",\"path\":\"/a\",\"offset\":\""
+              + SECRET
+              + "\"}]}}",
+          "{\"version\":2,\"mark\":{\"kind\":\"file_tail\",\"files\":[{\"fingerprint\":\"\",\"path\":\"/a\",\"offset\":\"1\"}]}}",
+          "{\"version\":2,\"mark\":{\"kind\":\"file_tail\",\"files\":[{\"fingerprint\":\"x\",\"path\":\"/a\",\"offset\":\"-1\"}]}}",
         })
     void anUnreadableDocumentIsReportedWithoutQuotingItsValues(String document) {
       String message = messageOfDecoding(document);

@@ -3,6 +3,7 @@ package dfe.fetcher.runtime.cursor;
 import dfe.fetcher.core.row.CursorTokenMark;
 import dfe.fetcher.core.row.DumpResumeMark;
 import dfe.fetcher.core.row.FileMark;
+import dfe.fetcher.core.row.FileTailMark;
 import dfe.fetcher.core.row.KeysetMark;
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.WindowMark;
@@ -30,6 +31,7 @@ public final class MarkDescription {
               + ((CursorTokenMark) mark).token().length()
               + " characters (not shown)";
       case DUMP_RESUME -> dumpResume((DumpResumeMark) mark);
+      case FILE_TAIL -> fileTail((FileTailMark) mark);
     };
   }
 
@@ -42,6 +44,12 @@ public final class MarkDescription {
         + " open, next seq "
         + mark.nextSeq()
         + mark.lastKey().map(key -> ", " + of(key)).orElse("");
+  }
+
+  private static String fileTail(FileTailMark mark) {
+    int files = mark.files().size();
+    long bytes = mark.files().stream().mapToLong(FileTailMark.TailedFile::offset).sum();
+    return files + (files == 1 ? " file" : " files") + " followed, " + bytes + " bytes read in all";
   }
 
   private static String file(FileMark mark) {

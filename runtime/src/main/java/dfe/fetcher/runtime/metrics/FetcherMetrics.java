@@ -35,6 +35,11 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   private final Counter restRetries;
   private final Counter restThrottled;
   private final Histogram restRequestDuration;
+  private final Counter tailLines;
+  private final Counter tailBytes;
+  private final Gauge tailFilesWatched;
+  private final Gauge tailLag;
+  private final Counter tailRotations;
   private final Gauge apiQuotaRemaining;
   private final Counter restCredentialsWithheld;
 
@@ -142,6 +147,36 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
             .labelNames("source")
             .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
             .register(registry);
+    tailLines =
+        Counter.builder()
+            .name(MetricNames.TAIL_LINES)
+            .help("Whole lines a file tail unit read, bad lines included")
+            .labelNames("source")
+            .register(registry);
+    tailBytes =
+        Counter.builder()
+            .name(MetricNames.TAIL_BYTES)
+            .help("Bytes a file tail unit read, line ends included")
+            .labelNames("source")
+            .register(registry);
+    tailFilesWatched =
+        Gauge.builder()
+            .name(MetricNames.TAIL_FILES_WATCHED)
+            .help("Files a file tail unit follows after its last read")
+            .labelNames("source")
+            .register(registry);
+    tailLag =
+        Gauge.builder()
+            .name(MetricNames.TAIL_LAG_BYTES)
+            .help("Bytes of a followed file not read yet (size - offset) after the last read")
+            .labelNames("source", "file")
+            .register(registry);
+    tailRotations =
+        Counter.builder()
+            .name(MetricNames.TAIL_ROTATIONS)
+            .help("Rotations a file tail unit saw: rename, truncate, deleted")
+            .labelNames("source", "kind")
+            .register(registry);
     apiQuotaRemaining =
         Gauge.builder()
             .name(MetricNames.API_QUOTA_REMAINING)
@@ -198,11 +233,45 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
           restRequests.labelValues(source, labels.getOrDefault("status_class", "error")).inc();
       case MetricNames.REST_RETRIES -> restRetries.labelValues(source).inc();
       case MetricNames.REST_THROTTLED -> restThrottled.labelValues(source).inc();
+      case MetricNames.TAIL_ROTATIONS ->
+          tailRotations.labelValues(source, labels.getOrDefault("kind", "rename")).inc();
       case MetricNames.REST_CREDENTIALS_WITHHELD ->
           restCredentialsWithheld.labelValues(source).inc();
       default -> {
         // Not registered by this build.
       }
+    }
+  }
+
+  /** A source's bulk counters (a file tail's lines and bytes); other names are ignored. */
+  @Override
+  public void add(String name, String source, Map<String, String> labels, long amount) {
+    switch (name) {
+      case MetricNames.TAIL_LINES -> tailLines.labelValues(source).inc(amount);
+      case MetricNames.TAIL_BYTES -> tailBytes.labelValues(source).inc(amount);
+      default -> {
+        // Not registered by this build.
+      }
+    }
+  }
+
+  /** A source's gauges (a file tail's files followed and lag per file); others are ignored. */
+  @Override
+  public void set(String name, String source, Map<String, String> labels, double value) {
+    switch (name) {
+      case MetricNames.TAIL_FILES_WATCHED -> tailFilesWatched.labelValues(source).set(value);
+      case MetricNames.TAIL_LAG_BYTES ->
+          tailLag.labelValues(source, labels.getOrDefault("file", "")).set(value);
+      default -> {
+        // Not registered by this build.
+      }
+    }
+  }
+
+  @Override
+  public void remove(String name, String source, Map<String, String> labels) {
+    if (name.equals(MetricNames.TAIL_LAG_BYTES)) {
+      tailLag.remove(source, labels.getOrDefault("file", ""));
     }
   }
 
@@ -307,9 +376,21 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.CHECKPOINT_COMMITS -> checkpointCommits.labelValues(labelValues).get();
       case MetricNames.TICK_FAILURES -> tickFailures.labelValues(labelValues).get();
       case MetricNames.FILES_SKIPPED -> filesSkipped.labelValues(labelValues).get();
+      case MetricNames.TAIL_LINES -> tailLines.labelValues(labelValues).get();
+      case MetricNames.TAIL_BYTES -> tailBytes.labelValues(labelValues).get();
+      case MetricNames.TAIL_ROTATIONS -> tailRotations.labelValues(labelValues).get();
       case MetricNames.REST_CREDENTIALS_WITHHELD ->
           restCredentialsWithheld.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no counter named " + name);
+    };
+  }
+
+  /** The current value of a gauge, for tests. */
+  public double gaugeValue(String name, String... labelValues) {
+    return switch (name) {
+      case MetricNames.TAIL_FILES_WATCHED -> tailFilesWatched.labelValues(labelValues).get();
+      case MetricNames.TAIL_LAG_BYTES -> tailLag.labelValues(labelValues).get();
+      default -> throw new IllegalArgumentException("no gauge named " + name);
     };
   }
 }

@@ -292,6 +292,22 @@ final class UnitTick implements RowSink {
   }
 
   @Override
+  public void badRecord(String place, String reason, byte[] content) throws InterruptedException {
+    checkNotStopping();
+    if (unit.spec().shape() != Shape.TAIL) {
+      throw new IllegalStateException(
+          "unit " + unit.store() + " is a dump but its source passed a bad record at " + place);
+    }
+    LOG.warn("event=bad_record unit={} place={} reason=\"{}\"", unit.store(), place, reason);
+    sendDeadLetter(
+        new DeadLetter(
+            "bad record at " + place + ": " + reason,
+            OptionalLong.empty(),
+            context.oversize().dlqCopy(content),
+            "bad_record"));
+  }
+
+  @Override
   public void skipped(String place, String reason) {
     if (reason.equals("not_settled")) {
       LOG.info("event=file_skipped unit={} file={} reason={}", unit.store(), place, reason);

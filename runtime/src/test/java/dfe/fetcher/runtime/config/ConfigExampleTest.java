@@ -130,6 +130,27 @@ class ConfigExampleTest {
             "lab");
   }
 
+  @Test
+  void theCommentedTailExampleLoadsOnceUncommented(@TempDir Path dir) throws Exception {
+    List<String> uncommented = new ArrayList<>();
+    boolean inTail = false;
+    for (String line : Files.readAllLines(EXAMPLE)) {
+      inTail = line.equals("    # \"logs\":") || (inTail && line.startsWith("    #"));
+      uncommented.add(inTail ? "    " + line.substring(6) : line);
+    }
+    Path copy = dir.resolve("config.yaml");
+    Files.write(copy, uncommented);
+    copyTree(ROOT.resolve("examples"), dir.resolve("examples"));
+
+    FetcherConfig config = ConfigLoader.load(copy, Map.of(), expression -> Optional.empty());
+
+    ConnectionConfig logs =
+        config.connections().stream().filter(c -> c.id().equals("logs")).findFirst().orElseThrow();
+    FileUnit unit = ((FileConnection) logs.source()).fileUnits().get(0);
+    assertThat(unit.tail()).isPresent();
+    assertThat(unit.tail().get().multiline()).isPresent();
+  }
+
   private static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> files = Files.walk(from)) {
       for (Path file : files.toList()) {
@@ -177,8 +198,11 @@ class ConfigExampleTest {
         continue;
       }
       for (FileUnit unit : files.fileUnits()) {
+        if (unit.isTail()) {
+          continue; // a tail follows files of the machine it runs on, not shipped ones
+        }
         List<PathMatcher> globs =
-            unit.dump().paths().stream()
+            unit.dump().orElseThrow().paths().stream()
                 .map(glob -> FileSystems.getDefault().getPathMatcher("glob:" + glob))
                 .toList();
         assertThat(shipped)

@@ -84,6 +84,7 @@ class ConfigLoaderTest {
                 Optional.empty(),
                 FilterErrors.KEEP,
                 new FileConnection(
+                    "inventory",
                     List.of(
                         new FileUnit(
                             "hosts",
@@ -156,6 +157,7 @@ class ConfigLoaderTest {
                 Optional.of("record.alive == true"),
                 FilterErrors.KEEP,
                 new FileConnection(
+                    "inventory",
                     List.of(
                         new FileUnit(
                             "hosts",
@@ -194,6 +196,7 @@ class ConfigLoaderTest {
                 .fileUnits()
                 .get(0)
                 .dump()
+                .orElseThrow()
                 .paths())
         .containsExactly(directory.resolve("etc/data/*.ndjson").toString(), "/srv/hosts/*.ndjson");
   }
@@ -519,8 +522,8 @@ class ConfigLoaderTest {
     assertThat(problems)
         .containsExactly(
             "config.yaml:6:11: sources.file.inventory.units[0].unit: is required",
-            "config.yaml:6:11: sources.file.inventory.units[0].dump: is required",
-            "config.yaml:6:11: sources.file.inventory.units[0].dump.paths: is required");
+            "config.yaml:6:11: sources.file.inventory.units[0].dump: is required (or tail, for a"
+                + " unit that follows growing files)");
   }
 
   @Test

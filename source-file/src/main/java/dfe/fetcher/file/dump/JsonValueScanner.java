@@ -17,7 +17,7 @@ import dfe.fetcher.core.envelope.FrameCodec;
  *
  * <p>Reusable, not thread-safe: one per reader.
  */
-final class JsonValueScanner {
+public final class JsonValueScanner {
 
   /** Longer numbers go to the parser, which limits their length (Jackson: 1,000 characters). */
   private static final int MAX_NUMBER_CHARS = 1000;
@@ -33,7 +33,7 @@ final class JsonValueScanner {
   private int position;
 
   /** Whether {@code bytes[0, length)} is one JSON value, with whitespace around it at most. */
-  boolean isOneValue(byte[] bytes, int length) {
+  public boolean isOneValue(byte[] bytes, int length) {
     this.bytes = bytes;
     this.end = length;
     this.position = 0;

@@ -10,7 +10,7 @@ import java.util.Objects;
  * and secrets. Only Jackson's kind of problem and what it expected instead are kept; the place
  * (line, column) is the caller's.
  */
-final class ParseProblem {
+public final class ParseProblem {
 
   /** Jackson's message openings, and how to say them without the quoted content that follows. */
   private static final List<String[]> KINDS =
@@ -29,7 +29,7 @@ final class ParseProblem {
   private ParseProblem() {}
 
   /** The problem {@code failure} reports, without any of the content it quotes. */
-  static String describe(JsonProcessingException failure) {
+  public static String describe(JsonProcessingException failure) {
     String message = Objects.requireNonNullElse(failure.getOriginalMessage(), "");
     String kind = "malformed";
     for (String[] known : KINDS) {

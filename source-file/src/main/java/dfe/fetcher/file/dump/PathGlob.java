@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  *
  * A relative glob resolves against the unit's base directory; an absolute one stands alone.
  */
-final class PathGlob {
+public final class PathGlob {
 
   private static final String GLOB_CHARACTERS = "*?[{\\";
   private static final String REGEX_CHARACTERS = "\\.^$|?*+()[]{}";
@@ -46,7 +46,7 @@ final class PathGlob {
    *
    * @throws IllegalArgumentException naming the glob when it is empty or malformed
    */
-  static PathGlob compile(String glob, Path baseDirectory) {
+  public static PathGlob compile(String glob, Path baseDirectory) {
     if (glob.isBlank()) {
       throw new IllegalArgumentException("a path glob is empty");
     }
@@ -79,22 +79,22 @@ final class PathGlob {
   }
 
   /** The glob as configured. */
-  String glob() {
+  public String glob() {
     return glob;
   }
 
   /** The directory to walk (or, for a glob without glob characters, the one file it names). */
-  Path walkRoot() {
+  public Path walkRoot() {
     return walkRoot;
   }
 
   /** How many directory levels below {@link #walkRoot} a matching file can lie. */
-  int maxDepth() {
+  public int maxDepth() {
     return maxDepth;
   }
 
   /** Whether {@code file}, found under {@link #walkRoot}, matches. */
-  boolean matches(Path file) {
+  public boolean matches(Path file) {
     Path relative = walkRoot.relativize(file);
     StringBuilder path = new StringBuilder();
     for (Path name : relative) {
