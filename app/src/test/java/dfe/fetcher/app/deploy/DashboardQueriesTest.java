@@ -81,6 +81,8 @@ class DashboardQueriesTest {
             + "\"}\n");
     Path fresh = Files.createDirectories(directory.resolve("fresh"));
     Files.writeString(fresh.resolve("new.ndjson"), "{\"id\":9}\n");
+    Path logs = Files.createDirectories(directory.resolve("logs"));
+    Files.writeString(logs.resolve("app.log"), "started\nlistening\n");
     Path config =
         Files.writeString(
             directory.resolve("config.yaml"),
@@ -100,6 +102,8 @@ class DashboardQueriesTest {
                       dump: {paths: [data/*.ndjson]}
                     - unit: fresh
                       dump: {paths: [fresh/*.ndjson], settle_secs: 3600}
+                    - unit: follow
+                      tail: {paths: [logs/*.log], decoder: lines}
               rest:
                 lab:
                   topic: lab
@@ -217,7 +221,10 @@ class DashboardQueriesTest {
     assertThat(results).hasSizeGreaterThanOrEqualTo(15);
   }
 
-  /** The {@code result} of an instant query, or null when Prometheus refused it or is not up. */
+  /**
+   * The {@code result} of an instant query, or null when Prometheus refused it or is not up (or not
+   * ready).
+   */
   private JsonNode queryOrNull(String base, String query, Path log) throws Exception {
     HttpRequest request =
         HttpRequest.newBuilder(
@@ -232,6 +239,9 @@ class DashboardQueriesTest {
       response = http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException notUpYet) {
       return null;
+    }
+    if (response.statusCode() != 200) {
+      return null; // starting up: "Service Unavailable", not JSON, until its storage is ready
     }
     JsonNode body = new ObjectMapper().readTree(response.body());
     if (!"success".equals(body.path("status").asText())) {
