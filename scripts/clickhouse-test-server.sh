@@ -51,6 +51,10 @@ certificates() {
 start() {
   if port_open "$HTTP_PORT"; then
     echo "clickhouse: something already answers on 127.0.0.1:$HTTP_PORT"
+    if ! port_open "$HTTPS_PORT"; then
+      echo "clickhouse: but nothing on $HTTPS_PORT (https): started by an older version of this" \
+        "script? stop and start it for the TLS tests" >&2
+    fi
     return 0
   fi
   command -v clickhouse-server >/dev/null || { echo "clickhouse-server is not installed" >&2; exit 1; }
