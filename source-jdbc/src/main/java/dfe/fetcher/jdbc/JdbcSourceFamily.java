@@ -56,6 +56,7 @@ public final class JdbcSourceFamily implements SourceFamily {
           "database",
           "compression",
           "connect_timeout_secs",
+          "tls",
           "stores");
   static final List<String> POOL_KEYS = List.of("max_size", "connection_timeout_secs");
   static final List<String> STORE_KEYS =
@@ -87,7 +88,7 @@ public final class JdbcSourceFamily implements SourceFamily {
 
   @Override
   public List<List<String>> knownKeys() {
-    return List.of(CONNECTION_KEYS, POOL_KEYS, STORE_KEYS);
+    return List.of(CONNECTION_KEYS, POOL_KEYS, ClickHouseBinding.TLS_KEYS, STORE_KEYS);
   }
 
   @Override

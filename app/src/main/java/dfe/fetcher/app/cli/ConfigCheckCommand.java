@@ -27,7 +27,8 @@ import picocli.CommandLine.ParentCommand;
       "Exit 0 and a summary when valid; exit 2 and one FILE:LINE:COL: path: message per problem"
           + " otherwise. Secrets are never printed.",
       "With --probe, each enabled connection whose configuration names a probe (a REST profile's"
-          + " cheapest authenticated call) is also sent it once: ok, refused (with the status) or"
+          + " cheapest authenticated call, SELECT 1 for ClickHouse) is also sent it once: ok,"
+          + " refused (with the status) or"
           + " unreachable; exit 1 when any is not ok. Nothing is landed and no checkpoint touched."
     })
 final class ConfigCheckCommand implements Callable<Integer> {

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code engine: clickhouse} through the real service, as a child process, against the ClickHouse
  * test server ({@code scripts/clickhouse-test-server.sh}, which {@code .ci/run} starts): a dump
- * lands as a complete snapshot, and SIGTERM during a slow query ends the process at once, kills the
- * query on the server and leaves no {@code end}.
+ * lands as a complete snapshot, {@code config-check --probe} tells a wrong password from a right
+ * one, and SIGTERM during a slow query ends the process at once, kills the query on the server and
+ * leaves no {@code end}.
  */
 class ClickHouseRunTest {
 
@@ -94,6 +95,28 @@ class ClickHouseRunTest {
     assertThat(rows).hasSize(1000);
     assertThat(rows.get(999)).isEqualTo("{\"id\":999,\"name\":\"999\"}");
     assertThat(read(log)).doesNotContain("dfe-secret");
+  }
+
+  @Test
+  void configCheckProbeSaysWhetherTheClickHouseCredentialsWork() throws Exception {
+    FetcherWorkspace workspace = new FetcherWorkspace(directory);
+    Path config = workspace.config(config("{unit: one, shape: dump, query: \"SELECT 1 AS id\"}"));
+
+    Files.writeString(directory.resolve("ch-password"), "dfe-secret");
+    CliRun good = CliRun.of("config-check", "--probe", "--config", config.toString());
+    assertThat(good.exitCode()).as(good.out() + good.err()).isZero();
+    assertThat(good.out()).contains("  db ch: ok (SELECT 1 on " + URL + " as dfe answered 1)");
+
+    Files.writeString(directory.resolve("ch-password"), "not-the-s3cret");
+    CliRun bad = CliRun.of("config-check", "--probe", "--config", config.toString());
+    assertThat(bad.exitCode()).as(bad.out() + bad.err()).isEqualTo(1);
+    assertThat(bad.out())
+        .contains("  db ch: refused (SELECT 1 on " + URL + " as dfe answered 401: Code: ")
+        .contains("(check the connection's user and password))");
+    assertThat(good.out() + good.err() + bad.out() + bad.err())
+        .doesNotContain("dfe-secret", "not-the-s3cret");
+    assertThat(workspace.landing()).doesNotExist();
+    assertThat(workspace.state()).doesNotExist();
   }
 
   @Test

@@ -21,7 +21,10 @@ public final class ClickHouseBinding {
 
   /** Keys only a ClickHouse connection has. */
   public static final List<String> CLICKHOUSE_ONLY_KEYS =
-      List.of("database", "compression", "connect_timeout_secs");
+      List.of("database", "compression", "connect_timeout_secs", "tls");
+
+  /** The keys of a ClickHouse connection's {@code tls} section. */
+  public static final List<String> TLS_KEYS = ClickHouseTls.KEYS;
 
   private ClickHouseBinding() {}
 
@@ -56,8 +59,9 @@ public final class ClickHouseBinding {
     }
     int connectTimeout = connection.smallInteger("connect_timeout_secs", 10, 1, 3_600);
     int queryTimeout = connection.smallInteger("query_timeout_secs", 0, 0, 86_400);
+    Optional<ClickHouseTls> tls = ClickHouseTls.bind(connection, url, context.baseDirectory());
     return new ClickHouseConnection(
-        id, url, user, password, database, compression, connectTimeout, queryTimeout, stores);
+        id, url, user, password, database, compression, connectTimeout, queryTimeout, tls, stores);
   }
 
   /**

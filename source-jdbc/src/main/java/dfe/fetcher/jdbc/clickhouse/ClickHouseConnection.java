@@ -2,8 +2,10 @@ package dfe.fetcher.jdbc.clickhouse;
 
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.jdbc.DbStore;
 import dfe.fetcher.source.OpenConnection;
+import dfe.fetcher.source.ProbeOutcome;
 import dfe.fetcher.source.SourceConnection;
 import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.SourceUnit;
@@ -28,6 +30,7 @@ import java.util.Optional;
  * @param connectTimeoutSecs how long a request waits to connect
  * @param queryTimeoutSecs sent as {@code max_execution_time} unless a store's settings name it (0:
  *     none)
+ * @param tls the CAs an {@code https://} server's certificate is checked against; empty: the JDK's
  * @param stores its stores, in configuration order
  */
 public record ClickHouseConnection(
@@ -39,6 +42,7 @@ public record ClickHouseConnection(
     boolean compression,
     int connectTimeoutSecs,
     int queryTimeoutSecs,
+    Optional<ClickHouseTls> tls,
     List<DbStore> stores)
     implements SourceConnection {
 
@@ -48,6 +52,7 @@ public record ClickHouseConnection(
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(database, "database");
+    Objects.requireNonNull(tls, "tls");
     stores = List.copyOf(stores);
   }
 
@@ -60,7 +65,8 @@ public record ClickHouseConnection(
           "clickhouse "
               + url
               + database.map(name -> ", database " + name).orElse("")
-              + (compression ? ", gzip" : ""));
+              + (compression ? ", gzip" : "")
+              + tls.map(trusted -> ", trusting the CAs in " + trusted.caFile()).orElse(""));
       if (store.shape() == Shape.TAIL) {
         details.add(
             "key "
@@ -92,8 +98,14 @@ public record ClickHouseConnection(
   }
 
   @Override
-  public OpenConnection open(SourceRuntime runtime) {
+  public OpenConnection open(SourceRuntime runtime) throws SourceException {
     return new OpenClickHouse(this, runtime);
+  }
+
+  /** {@code SELECT 1} with the credentials ({@link ClickHouseProbe}). */
+  @Override
+  public Optional<ProbeOutcome> probe(SourceRuntime runtime) throws InterruptedException {
+    return Optional.of(new ClickHouseProbe(this).send());
   }
 
   /** The secrets as {@code ***}: safe to print. */

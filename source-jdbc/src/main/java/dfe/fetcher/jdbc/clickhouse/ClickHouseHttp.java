@@ -36,14 +36,94 @@ final class ClickHouseHttp {
   private final ClickHouseConnection connection;
   private final HttpClient client;
 
-  ClickHouseHttp(ClickHouseConnection connection) {
+  /**
+   * @throws SourceException when {@code tls.ca_file} cannot be read any more (it was at load)
+   */
+  ClickHouseHttp(ClickHouseConnection connection) throws SourceException {
     this.connection = connection;
-    this.client =
+    HttpClient.Builder builder =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(connection.connectTimeoutSecs()))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+            .followRedirects(HttpClient.Redirect.NEVER);
+    if (connection.tls().isPresent()) {
+      builder.sslContext(connection.tls().get().context());
+    }
+    this.client = builder.build();
+  }
+
+  /** The server's answer to a short query that is read whole ({@link #ask}). */
+  record Answer(int status, String body) {}
+
+  /**
+   * Sends {@code sql} and reads its whole answer (at most 64 KiB), waiting at most {@code timeout}
+   * for it: for a probe, never for a store's query.
+   */
+  Answer ask(String sql, Duration timeout)
+      throws IOException, InterruptedException, SourceException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(
+                uri(connection.database().map(d -> Map.of("database", d)).orElse(Map.of())))
+            .timeout(timeout)
+            .POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8));
+    credentials(request);
+    HttpResponse<InputStream> response =
+        client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream body = response.body()) {
+      return new Answer(
+          response.statusCode(),
+          new String(body.readNBytes(MAX_ERROR_BYTES), StandardCharsets.UTF_8));
+    }
+  }
+
+  /**
+   * What went wrong reaching the server, for a message: a TLS failure said in words (the
+   * certificate not trusted, not for this host), other failures as their class and message.
+   */
+  String failure(IOException e) {
+    if (e instanceof javax.net.ssl.SSLException) {
+      String host = connection.url().getHost();
+      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        if (cause instanceof java.security.cert.CertPathBuilderException
+            || cause instanceof java.security.cert.CertPathValidatorException) {
+          return "the TLS handshake with "
+              + connection.url()
+              + " failed: the server's certificate is not signed by a trusted CA ("
+              + connection
+                  .tls()
+                  .map(tls -> "none of those in " + tls.at() + ", " + tls.caFile())
+                  .orElse("none of the JDK's; set tls.ca_file to the bundle of its CA")
+              + ")";
+        }
+        String text = String.valueOf(cause.getMessage());
+        if (text.startsWith("No subject alternative") || text.startsWith("No name matching")) {
+          return "the TLS handshake with "
+              + connection.url()
+              + " failed: the server's certificate is not for host "
+              + host
+              + " ("
+              + text
+              + ")";
+        }
+      }
+      return "the TLS handshake with "
+          + connection.url()
+          + " failed: "
+          + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : " " + e.getMessage());
+    }
+    if (e instanceof java.net.ConnectException) {
+      return "cannot connect to "
+          + connection.url()
+          + ": "
+          + (e.getMessage() == null ? "connection refused" : e.getMessage());
+    }
+    if (e instanceof java.net.http.HttpTimeoutException) {
+      return "no answer from " + connection.url() + " in time: " + e.getMessage();
+    }
+    return "the connection to ClickHouse failed: "
+        + e.getClass().getSimpleName()
+        + (e.getMessage() == null ? "" : " " + e.getMessage());
   }
 
   /** A server error answer: the status and ClickHouse's text, made safe ({@link ServerMessage}). */

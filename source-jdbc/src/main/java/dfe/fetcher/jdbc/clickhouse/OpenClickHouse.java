@@ -25,7 +25,7 @@ final class OpenClickHouse implements OpenConnection {
   private final ClickHouseHttp http;
   private final Map<String, RowSource> sources = new LinkedHashMap<>();
 
-  OpenClickHouse(ClickHouseConnection connection, SourceRuntime runtime) {
+  OpenClickHouse(ClickHouseConnection connection, SourceRuntime runtime) throws SourceException {
     this.connection = connection;
     this.http = new ClickHouseHttp(connection);
     for (DbStore store : connection.stores()) {

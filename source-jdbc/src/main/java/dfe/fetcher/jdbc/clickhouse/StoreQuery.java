@@ -105,15 +105,7 @@ final class StoreQuery {
     } catch (IOException e) {
       cancellation.throwIfCancelled();
       throw new SourceException(
-          store
-              + ": "
-              + purpose
-              + " (query "
-              + queryId
-              + "): the connection to ClickHouse failed: "
-              + e.getClass().getSimpleName()
-              + (e.getMessage() == null ? "" : " " + e.getMessage()),
-          e);
+          store + ": " + purpose + " (query " + queryId + "): " + http.failure(e), e);
     }
   }
 

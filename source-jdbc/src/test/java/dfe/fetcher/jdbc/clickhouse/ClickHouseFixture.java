@@ -37,14 +37,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The real ClickHouse server the tests read (Debian's 18.16, on 127.0.0.1:18123): started by {@code
- * scripts/clickhouse-test-server.sh} when nothing answers there ({@code .ci/run} starts it first),
- * plus binding a connection from YAML and reading one tick.
+ * The real ClickHouse server the tests read (Debian's 18.16, on 127.0.0.1:18123, HTTPS on 18443):
+ * started by {@code scripts/clickhouse-test-server.sh} when nothing answers there ({@code .ci/run}
+ * starts it first), plus binding a connection from YAML and reading one tick. The ports and the
+ * server's directory follow the script's variables ({@code DFE_CLICKHOUSE_HTTP_PORT}, {@code
+ * DFE_CLICKHOUSE_HTTPS_PORT}, {@code DFE_CLICKHOUSE_DIR}), so the tests can read a second instance.
  */
 final class ClickHouseFixture {
 
-  static final int HTTP_PORT = 18123;
+  static final int HTTP_PORT = port("DFE_CLICKHOUSE_HTTP_PORT", 18123);
+  static final int HTTPS_PORT = port("DFE_CLICKHOUSE_HTTPS_PORT", 18443);
   static final String URL = "http://127.0.0.1:" + HTTP_PORT;
+  static final String HTTPS_URL = "https://127.0.0.1:" + HTTPS_PORT;
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
   private ClickHouseFixture() {}
@@ -66,9 +70,48 @@ final class ClickHouseFixture {
     await().atMost(Duration.ofSeconds(60)).until(ClickHouseFixture::answers);
   }
 
+  private static int port(String variable, int fallback) {
+    String value = System.getenv(variable);
+    return value == null || value.isBlank() ? fallback : Integer.parseInt(value.strip());
+  }
+
+  /**
+   * Starts the server unless it answers already, and checks that it has the HTTPS port and the CA
+   * its certificate is signed by (a server started by an older script has neither).
+   */
+  static synchronized void ensureTlsServer() throws IOException, InterruptedException {
+    ensureServer();
+    if (!answers(HTTPS_PORT)) {
+      throw new IllegalStateException(
+          "the ClickHouse test server answers on "
+              + HTTP_PORT
+              + " but not on its HTTPS port "
+              + HTTPS_PORT
+              + ": it was started by an older scripts/clickhouse-test-server.sh; stop and start it");
+    }
+    if (!Files.isRegularFile(caFile())) {
+      throw new IllegalStateException(
+          "no "
+              + caFile()
+              + ": the ClickHouse test server was started from another checkout; set"
+              + " DFE_CLICKHOUSE_DIR to its directory");
+    }
+  }
+
+  /** The CA the test server's certificate is signed by, made by the script at start. */
+  static Path caFile() {
+    String dir = System.getenv("DFE_CLICKHOUSE_DIR");
+    Path base = dir == null || dir.isBlank() ? Path.of("target", "clickhouse") : Path.of(dir);
+    return base.resolve("tls").resolve("ca.crt").toAbsolutePath();
+  }
+
   private static boolean answers() {
+    return answers(HTTP_PORT);
+  }
+
+  private static boolean answers(int port) {
     try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", HTTP_PORT), 500);
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
       return true;
     } catch (IOException e) {
       return false;
@@ -148,7 +191,15 @@ final class ClickHouseFixture {
   }
 
   static OpenConnection open(ClickHouseConnection connection) {
-    return connection.open(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    try {
+      return connection.open(runtime());
+    } catch (SourceException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  static SourceRuntime runtime() {
+    return new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT);
   }
 
   /** One tick of {@code unit} on a connection opened for it. */
