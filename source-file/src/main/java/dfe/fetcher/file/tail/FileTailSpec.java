@@ -122,9 +122,10 @@ public record FileTailSpec(
     if (maxOpenFiles < 1) {
       throw new IllegalArgumentException("max_open_files must be at least 1, was " + maxOpenFiles);
     }
-    if (partialLineTimeout.isPresent() && partialLineTimeout.get().compareTo(Duration.ZERO) <= 0) {
+    if (partialLineTimeout.isPresent() && partialLineTimeout.get().toSeconds() < 1) {
       throw new IllegalArgumentException(
-          "partial_line_timeout_secs must be at least 1, was " + partialLineTimeout.get());
+          "partial_line_timeout_secs must be at least 1, was "
+              + partialLineTimeout.get().toSeconds());
     }
   }
 
