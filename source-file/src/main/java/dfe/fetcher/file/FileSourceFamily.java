@@ -70,7 +70,8 @@ public final class FileSourceFamily implements SourceFamily {
           "rotate_wait_secs",
           "ignore_older_secs",
           "glob_interval_secs",
-          "max_open_files");
+          "max_open_files",
+          "partial_line_timeout_secs");
   static final List<String> MULTILINE_KEYS = List.of("start", "continuation", "timeout_ms");
   static final List<String> FINGERPRINT_KEYS = List.of("strategy", "bytes", "header_bytes");
 
@@ -189,6 +190,7 @@ public final class FileSourceFamily implements SourceFamily {
                 "glob_interval_secs", FileTailSpec.DEFAULT_GLOB_INTERVAL.toSeconds(), 0, 86_400));
     int maxOpenFiles =
         tail.smallInteger("max_open_files", FileTailSpec.DEFAULT_MAX_OPEN_FILES, 1, 1_000_000);
+    OptionalLong partialLineTimeout = tail.integer("partial_line_timeout_secs", 1, 86_400 * 7);
     if (paths.isEmpty()) {
       paths.add(baseDirectory.toString()); // reported; a placeholder keeps binding going
     }
@@ -206,7 +208,10 @@ public final class FileSourceFamily implements SourceFamily {
             ? Optional.of(Duration.ofSeconds(ignoreOlder.getAsLong()))
             : Optional.empty(),
         globInterval,
-        maxOpenFiles);
+        maxOpenFiles,
+        partialLineTimeout.isPresent()
+            ? Optional.of(Duration.ofSeconds(partialLineTimeout.getAsLong()))
+            : Optional.empty());
   }
 
   private static Optional<MultilineSpec> multiline(Section multiline) {

@@ -55,6 +55,7 @@ class FileTailConfigTest {
                         ignore_older_secs: 3600
                         glob_interval_secs: 5
                         max_open_files: 64
+                        partial_line_timeout_secs: 5
             """);
 
     FileConnection connection = (FileConnection) config.connections().get(0).source();
@@ -75,7 +76,8 @@ class FileTailConfigTest {
                 Duration.ofSeconds(30),
                 Optional.of(Duration.ofSeconds(3600)),
                 Duration.ofSeconds(5),
-                64));
+                64,
+                Optional.of(Duration.ofSeconds(5))));
     SourceUnit unit = connection.units().get(0);
     assertThat(unit.shape()).isEqualTo(Shape.TAIL);
     assertThat(unit.markKind()).contains(Mark.Kind.FILE_TAIL);
@@ -123,6 +125,7 @@ class FileTailConfigTest {
                         multiline: {start: "(", timeout_ms: 0}
                         fingerprint: {strategy: device_and_inode, header_bytes: 8, size: 3}
                         rotate_wait_secs: -1
+                        partial_line_timeout_secs: 0
                         colour: blue
             """);
 
@@ -148,9 +151,12 @@ class FileTailConfigTest {
                 + " start)",
             "config.yaml:15:31: sources.file.logs.units[0].tail.rotate_wait_secs: must be at least"
                 + " 0, was -1",
-            "config.yaml:16:13: sources.file.logs.units[0].tail.colour: unknown key; allowed keys:"
+            "config.yaml:16:40: sources.file.logs.units[0].tail.partial_line_timeout_secs: must be"
+                + " at least 1, was 0",
+            "config.yaml:17:13: sources.file.logs.units[0].tail.colour: unknown key; allowed keys:"
                 + " paths, exclude, read_from, decoder, max_line_bytes, multiline, fingerprint,"
-                + " rotate_wait_secs, ignore_older_secs, glob_interval_secs, max_open_files");
+                + " rotate_wait_secs, ignore_older_secs, glob_interval_secs, max_open_files,"
+                + " partial_line_timeout_secs");
   }
 
   @Test

@@ -713,6 +713,13 @@ public final class FileTailSource implements RowSource, AutoCloseable {
               }
               flushPending(file, true);
             } else {
+              if (partialLineTimedOut(file)) {
+                LineReader.Line rest = reader.rest();
+                if (rest != null) {
+                  line(file, rest);
+                  count++;
+                }
+              }
               flushPending(file, false);
             }
             return count > 0;
@@ -725,6 +732,16 @@ public final class FileTailSource implements RowSource, AutoCloseable {
         return false;
       }
       return true;
+    }
+
+    /**
+     * Whether a partial last line is to be read as it stands: {@code partial_line_timeout_secs} is
+     * set and the file has not been written to for that long.
+     */
+    private boolean partialLineTimedOut(FollowedFile file) {
+      return spec.partialLineTimeout()
+          .map(timeout -> !clock.instant().isBefore(file.lastWrite.plus(timeout)))
+          .orElse(false);
     }
 
     /** The end of a rotated-away file that is done: its last line even without a newline. */

@@ -29,6 +29,9 @@ import java.util.Optional;
  *     followed are looked at on every read
  * @param maxOpenFiles how many files the unit holds open at most between reads (least recently read
  *     closed first)
+ * @param partialLineTimeout a last line without its newline in a file not written to for this long
+ *     is read as a whole line (its rest, should it come, is then a line of its own); empty: such a
+ *     line is held until its newline is written, however long that takes
  */
 public record FileTailSpec(
     List<String> paths,
@@ -42,7 +45,8 @@ public record FileTailSpec(
     Duration rotateWait,
     Optional<Duration> ignoreOlder,
     Duration globInterval,
-    int maxOpenFiles) {
+    int maxOpenFiles,
+    Optional<Duration> partialLineTimeout) {
 
   public static final int DEFAULT_MAX_LINE_BYTES = 100 * 1024;
   public static final Duration DEFAULT_ROTATE_WAIT = Duration.ofSeconds(10);
@@ -63,7 +67,38 @@ public record FileTailSpec(
         DEFAULT_ROTATE_WAIT,
         Optional.empty(),
         DEFAULT_GLOB_INTERVAL,
-        DEFAULT_MAX_OPEN_FILES);
+        DEFAULT_MAX_OPEN_FILES,
+        Optional.empty());
+  }
+
+  /** A unit that holds a partial last line until its newline, however long that takes. */
+  public FileTailSpec(
+      List<String> paths,
+      List<String> exclude,
+      Path baseDirectory,
+      ReadFrom readFrom,
+      TailDecoder decoder,
+      int maxLineBytes,
+      Optional<MultilineSpec> multiline,
+      FingerprintSpec fingerprint,
+      Duration rotateWait,
+      Optional<Duration> ignoreOlder,
+      Duration globInterval,
+      int maxOpenFiles) {
+    this(
+        paths,
+        exclude,
+        baseDirectory,
+        readFrom,
+        decoder,
+        maxLineBytes,
+        multiline,
+        fingerprint,
+        rotateWait,
+        ignoreOlder,
+        globInterval,
+        maxOpenFiles,
+        Optional.empty());
   }
 
   public FileTailSpec {
@@ -77,6 +112,7 @@ public record FileTailSpec(
     Objects.requireNonNull(rotateWait, "rotateWait");
     Objects.requireNonNull(ignoreOlder, "ignoreOlder");
     Objects.requireNonNull(globInterval, "globInterval");
+    Objects.requireNonNull(partialLineTimeout, "partialLineTimeout");
     if (paths.isEmpty()) {
       throw new IllegalArgumentException("a tail unit needs at least one path");
     }
@@ -85,6 +121,11 @@ public record FileTailSpec(
     }
     if (maxOpenFiles < 1) {
       throw new IllegalArgumentException("max_open_files must be at least 1, was " + maxOpenFiles);
+    }
+    if (partialLineTimeout.isPresent() && partialLineTimeout.get().toSeconds() < 1) {
+      throw new IllegalArgumentException(
+          "partial_line_timeout_secs must be at least 1, was "
+              + partialLineTimeout.get().toSeconds());
     }
   }
 

@@ -89,6 +89,56 @@ class FileTailSourceTest {
   }
 
   @Test
+  void withoutAPartialLineTimeoutAPartialLineIsHeldHoweverLongTheFileIsQuiet() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    quietSince(append("app.log", "whole\npart"), tail);
+    tail.read();
+    tail.clock.advance(Duration.ofDays(7));
+
+    tail.read();
+
+    assertThat(tail.values()).containsExactly("whole");
+  }
+
+  @Test
+  void aPartialLineIsReadAsItStandsOnceTheFileIsQuietForThePartialLineTimeout() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log").partialLineTimeout(Duration.ofSeconds(5)));
+    quietSince(append("app.log", "whole\npart"), tail);
+    tail.read();
+    tail.clock.advance(Duration.ofSeconds(4));
+    tail.read();
+    assertThat(tail.values()).containsExactly("whole");
+
+    tail.clock.advance(Duration.ofSeconds(1));
+    tail.read();
+
+    assertThat(tail.values()).containsExactly("whole", "part");
+    assertThat(tail.mark().files())
+        .singleElement()
+        .extracting(FileTailMark.TailedFile::offset)
+        .isEqualTo(10L);
+  }
+
+  @Test
+  void theRestOfALineFlushedByThePartialLineTimeoutLandsAsALineOfItsOwnOnce() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log").partialLineTimeout(Duration.ofSeconds(5)));
+    quietSince(append("app.log", "part"), tail);
+    tail.clock.advance(Duration.ofSeconds(5));
+    tail.read();
+
+    append("app.log", "ial\nnext\n");
+    tail.read();
+    tail.read();
+
+    assertThat(tail.values()).containsExactly("part", "ial", "next");
+  }
+
+  /** Sets the file's modification time to the harness clock's now: written last at that time. */
+  private static void quietSince(Path file, TailHarness tail) throws IOException {
+    Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(tail.clock.instant()));
+  }
+
+  @Test
   void eachRecordCarriesItsFilesPathAndItsLinesByteOffset() throws IOException {
     TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
     Path file = append("app.log", "ab\ncde\n");

@@ -20,6 +20,7 @@ final class TailSpecs {
   private Optional<Duration> ignoreOlder = Optional.empty();
   private Duration globInterval = Duration.ZERO;
   private int maxOpenFiles = FileTailSpec.DEFAULT_MAX_OPEN_FILES;
+  private Optional<Duration> partialLineTimeout = Optional.empty();
 
   private TailSpecs(Path base, String... paths) {
     this.base = base;
@@ -81,6 +82,11 @@ final class TailSpecs {
     return this;
   }
 
+  TailSpecs partialLineTimeout(Duration value) {
+    partialLineTimeout = Optional.of(value);
+    return this;
+  }
+
   FileTailSpec spec() {
     return new FileTailSpec(
         paths,
@@ -94,7 +100,8 @@ final class TailSpecs {
         rotateWait,
         ignoreOlder,
         globInterval,
-        maxOpenFiles);
+        maxOpenFiles,
+        partialLineTimeout);
   }
 
   TailHarness harness() {
