@@ -1,12 +1,15 @@
 package dfe.fetcher.app.metrics;
 
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.StateSetSnapshot;
+import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -80,20 +83,47 @@ public final class ExposedFamilies {
   }
 
   /**
-   * The families the Prometheus client's JVM instrumentation serves on this JVM (memory, buffer
+   * The families the Prometheus client's JVM instrumentation registers on this JVM (memory, buffer
    * pools, GC, threads, classes, compilation, runtime, and the process's CPU, memory and file
-   * descriptors), as {@code dfe-fetcher run} serves them beside its own.
+   * descriptors), named as the text format serves them. A family with no sample yet (the memory
+   * pools' allocations appear after the first collection) is listed without labels.
    */
   public static Map<String, Family> jvm() {
     PrometheusRegistry registry = new PrometheusRegistry();
     JvmMetrics.builder().register(registry);
-    ByteArrayOutputStream text = new ByteArrayOutputStream();
-    try {
-      PrometheusTextFormatWriter.create().write(text, registry.scrape());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the JVM's metrics to memory", e);
+    Map<String, Family> families = new LinkedHashMap<>();
+    for (MetricSnapshot snapshot : registry.scrape()) {
+      String base = snapshot.getMetadata().getPrometheusName();
+      String name = base;
+      String type;
+      if (snapshot instanceof CounterSnapshot) {
+        name = base + "_total";
+        type = "counter";
+      } else if (snapshot instanceof InfoSnapshot) {
+        name = base + "_info";
+        type = "gauge";
+      } else if (snapshot instanceof GaugeSnapshot || snapshot instanceof StateSetSnapshot) {
+        type = "gauge";
+      } else if (snapshot instanceof HistogramSnapshot) {
+        type = "histogram";
+      } else if (snapshot instanceof SummarySnapshot) {
+        type = "summary";
+      } else {
+        type = "untyped";
+      }
+      Set<String> labels = new LinkedHashSet<>();
+      for (DataPointSnapshot point : snapshot.getDataPoints()) {
+        point.getLabels().forEach(label -> labels.add(label.getName()));
+      }
+      families.put(
+          name,
+          new Family(
+              name,
+              type,
+              snapshot.getMetadata().getHelp() == null ? "" : snapshot.getMetadata().getHelp(),
+              Collections.unmodifiableSet(labels)));
     }
-    return parse(text.toString(StandardCharsets.UTF_8));
+    return families;
   }
 
   private static String familyOf(String sample, Map<String, String> types) {

@@ -159,7 +159,8 @@ public final class MetricManifest {
               MetricNames.Apply.SNAPSHOTS,
               Type.COUNTER,
               List.of("table", "outcome"),
-              "snapshots settled by outcome (applied, superseded, skipped, refused, not-applied)"),
+              "snapshots settled by outcome (applied, superseded, abandoned, skipped, refused,"
+                  + " not-applied)"),
           new Series(
               MetricNames.Apply.ROWS,
               Type.COUNTER,
@@ -169,7 +170,12 @@ public final class MetricManifest {
               MetricNames.Apply.CHANGES,
               Type.COUNTER,
               List.of("table", "op"),
-              "change events published, by op (add, remove, change)"));
+              "change events published, by op (add, remove, change)"),
+          new Series(
+              "dfe_fetcher_apply_retries_total",
+              Type.COUNTER,
+              List.of("table", "cause"),
+              "runs of --follow that failed and were retried, by cause (database, kafka)"));
 
   private MetricManifest() {}
 }
