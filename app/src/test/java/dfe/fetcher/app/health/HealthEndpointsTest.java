@@ -256,7 +256,8 @@ class HealthEndpointsTest {
     int checked = 0;
     for (String line : sampleLines(metrics)) {
       int open = line.indexOf('{');
-      if (open < 0) {
+      // The JVM instrumentation's labels (pool, area, gc, ...) name the JVM's parts, not ours.
+      if (open < 0 || !line.startsWith("dfe_fetcher_")) {
         continue;
       }
       Matcher labels = label.matcher(line.substring(open, line.indexOf('}')));
