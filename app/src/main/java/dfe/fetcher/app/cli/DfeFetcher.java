@@ -1,12 +1,16 @@
 package dfe.fetcher.app.cli;
 
+import dfe.fetcher.app.logging.LogFormat;
 import dfe.fetcher.snapshots.SnapshotsCommand;
 import dfe.fetcher.snapshots.Terminal;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code dfe-fetcher} command. Each subcommand is a feature of its own package. */
 @Command(
@@ -19,7 +23,8 @@ import picocli.CommandLine.Command;
       ConfigCheckCommand.class,
       CheckpointsCommand.class,
       FilterCommand.class,
-      StatusCommand.class
+      StatusCommand.class,
+      MetricsManifestCommand.class
     })
 public final class DfeFetcher implements Runnable {
 
@@ -30,7 +35,40 @@ public final class DfeFetcher implements Runnable {
   }
 
   public static void main(String[] args) {
+    String variable = System.getenv(LogFormat.VARIABLE);
+    if (variable != null && !variable.isBlank()) {
+      Optional<LogFormat> format = LogFormat.of(variable);
+      if (format.isEmpty()) {
+        System.err.println(
+            LogFormat.VARIABLE + "=" + variable + ": not a log format; use text or json");
+        System.exit(2);
+      }
+      format.get().apply();
+    }
     System.exit(run(args, System.in, System.out, System.err));
+  }
+
+  /**
+   * {@code --log-format text|json}, on every subcommand; it wins over {@code
+   * DFE_FETCHER_LOG_FORMAT}. Applied as it is parsed, before the command logs anything.
+   */
+  @Option(
+      names = "--log-format",
+      paramLabel = "text|json",
+      scope = ScopeType.INHERIT,
+      description =
+          "how log events are written on stderr: text (default; TIME LEVEL LOGGER key=value ...)"
+              + " or json (one object per event, ECS-style names); default from"
+              + " DFE_FETCHER_LOG_FORMAT")
+  void logFormat(String word) {
+    LogFormat format =
+        LogFormat.of(word)
+            .orElseThrow(
+                () ->
+                    new CommandLine.ParameterException(
+                        new CommandLine(this),
+                        "--log-format " + word + ": not a log format; use text or json"));
+    format.apply();
   }
 
   /** Runs the command line in this process and returns its exit code. */

@@ -6,6 +6,7 @@ import dfe.fetcher.runtime.metrics.FetcherMetrics;
 import dfe.fetcher.runtime.service.FetcherService;
 import dfe.fetcher.runtime.service.UnitStatus;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +40,8 @@ public final class HealthServer implements AutoCloseable {
    */
   public static HealthServer serve(FetcherService service, MetricsConfig settings)
       throws IOException {
+    // The process's own metrics beside the fetcher's: memory, GC, threads, CPU, descriptors.
+    JvmMetrics.builder().register(service.metrics().registry());
     HealthServer health;
     try {
       health =

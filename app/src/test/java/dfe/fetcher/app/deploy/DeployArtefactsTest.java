@@ -51,8 +51,7 @@ class DeployArtefactsTest {
    * Series the rules and the dashboard read that the fetcher does not serve yet (issue 23's new
    * series). The docs say so; once one is served, this test fails until it is taken off here.
    */
-  static final Set<String> NOT_EXPORTED_YET =
-      Set.of("dfe_fetcher_checkpoint_age_seconds", "dfe_fetcher_unit_interval_seconds");
+  static final Set<String> NOT_EXPORTED_YET = Set.of();
 
   private static final Pattern SERIES = Pattern.compile("\\bdfe_fetcher_[a-z0-9_]+\\b");
   private static final YAMLMapper YAML = new YAMLMapper();
@@ -91,7 +90,7 @@ class DeployArtefactsTest {
     for (String job : jobs) {
       assertThat(rules).contains("{job=\"" + job + "\"}");
     }
-    assertThat(jobs).containsExactly("dfe-fetcher", "dfe-fetcher-readyz");
+    assertThat(jobs).containsExactly("dfe-fetcher");
   }
 
   @Test
@@ -204,7 +203,6 @@ class DeployArtefactsTest {
             "Service/dfe-fetcher-metrics",
             "PodDisruptionBudget/dfe-fetcher",
             "ServiceMonitor/dfe-fetcher",
-            "Probe/dfe-fetcher-readyz",
             "PrometheusRule/dfe-fetcher");
     JsonNode deployment = byKind.get("Deployment/dfe-fetcher");
     JsonNode spec = deployment.path("spec");
@@ -278,10 +276,10 @@ class DeployArtefactsTest {
             .path(jobLabel)
             .asText();
     assertThat(rulesText).contains("up{job=\"" + job + "\"}");
-    JsonNode probe = byKind.get("Probe/dfe-fetcher-readyz").path("spec");
-    assertThat(rulesText).contains("probe_success{job=\"" + probe.path("jobName").asText() + "\"}");
-    assertThat(probe.path("targets").path("staticConfig").path("static").get(0).asText())
-        .isEqualTo("http://dfe-fetcher-metrics.dfe-fetcher.svc:9090/readyz");
+    assertThat(rulesText).contains("dfe_fetcher_ready{job=\"" + job + "\"}");
+    assertThat(byKind.keySet())
+        .as("readiness is a series: no blackbox probe")
+        .noneMatch(kind -> kind.startsWith("Probe/"));
     assertThat(byKind.get("PrometheusRule/dfe-fetcher").path("spec").path("groups"))
         .as("the PrometheusRule's groups are deploy/prometheus/dfe-fetcher.rules.yaml's")
         .isEqualTo(YAML.readTree(RULES.toFile()).path("groups"));

@@ -86,6 +86,12 @@ class HealthEndpointsTest {
             units:
               - unit: feed
                 dump: {paths: [data/broken/*.ndjson]}
+          logs:
+            topic: logs
+            interval_secs: 1
+            units:
+              - unit: follow
+                tail: {paths: [data/logs/*.log], decoder: lines}
         rest:
           api:
             topic: api
@@ -223,7 +229,16 @@ class HealthEndpointsTest {
                     .contains(
                         "dfe_fetcher_snapshots_total{status=\"complete\",store=\"inventory.hosts\"}")
                     .contains(MetricNames.TICK_FAILURES + "{source=\"broken.feed\"}")
-                    .contains(MetricNames.REST_PAGES + "{source=\"api.items\"}"));
+                    .contains(MetricNames.REST_PAGES + "{source=\"api.items\"}")
+                    .contains(MetricNames.TAIL_LINES + "{source=\"logs.follow\"}"));
+    // A rotation by rename, for dfe_fetcher_tail_rotations_total.
+    Path logs = workspace.directory().resolve("data/logs");
+    Files.move(logs.resolve("app.log"), logs.resolve("app.log.1"));
+    Files.writeString(logs.resolve("app.log"), "restarted\n");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> assertThat(get("/metrics").body()).contains(MetricNames.TAIL_ROTATIONS + "{"));
 
     String metrics = get("/metrics").body();
     for (String name : metricNames()) {
@@ -252,9 +267,19 @@ class HealthEndpointsTest {
             "store",
             Set.of("inventory.hosts", "broken.feed", "api.items"),
             "source",
-            Set.of("inventory.hosts", "broken.feed", "api.items"),
+            Set.of("inventory.hosts", "broken.feed", "api.items", "logs.follow"),
             "topic",
-            Set.of("inventory-hosts_land", "broken-feed_land", "api-items_land", "dfe_fetcher_dlq"),
+            Set.of(
+                "inventory-hosts_land",
+                "broken-feed_land",
+                "api-items_land",
+                "logs_land",
+                "dfe_fetcher_dlq"),
+            // A tail's file, by its path: a path the operator configured, no record content.
+            "file",
+            Set.of(workspace.directory().resolve("data/logs/app.log").toString()),
+            "kind",
+            Set.of("rename", "truncate", "deleted"),
             "status_class",
             Set.of("2xx", "3xx", "4xx", "5xx", "error"),
             "status",
@@ -273,7 +298,8 @@ class HealthEndpointsTest {
     int checked = 0;
     for (String line : sampleLines(metrics)) {
       int open = line.indexOf('{');
-      if (open < 0) {
+      // The JVM instrumentation's labels (pool, area, gc, ...) name the JVM's parts, not ours.
+      if (open < 0 || !line.startsWith("dfe_fetcher_")) {
         continue;
       }
       Matcher labels = label.matcher(line.substring(open, line.indexOf('}')));
@@ -351,6 +377,7 @@ class HealthEndpointsTest {
             "{\"id\":\"rec-marker-alpha\",\"alive\":true}",
             "{\"id\":\"rec-marker-beta\",\"alive\":false}",
             "{\"id\":\"rec-marker-gamma\",\"alive\":true,\"blob\":\"" + "x".repeat(100) + "\"}"));
+    workspace.write("data/logs/app.log", "started\nlistening\n");
     workspace.write(
         "data/broken/bad.ndjson",
         FetcherWorkspace.ndjson("{\"id\":\"rec-marker-delta\"}", "{\"id\":\"rec-marker-"));

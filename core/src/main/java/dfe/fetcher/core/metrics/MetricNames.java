@@ -94,6 +94,28 @@ public final class MetricNames {
   public static final String REST_CREDENTIALS_WITHHELD =
       "dfe_fetcher_rest_credentials_withheld_total";
 
+  // Issue 23 (observe): how fresh each unit's data is, and whether the service is ready. Gauges
+  // the service computes when /metrics is scraped, by the service's clock.
+
+  /**
+   * Gauge, label {@code source}: seconds since the unit's data last moved: its checkpoint was last
+   * committed (a unit that keeps one; at start, the time its checkpoint file was written), or its
+   * last successful tick (a database or REST dump, which keeps none). Before either is known, the
+   * seconds since the service started.
+   */
+  public static final String CHECKPOINT_AGE = "dfe_fetcher_checkpoint_age_seconds";
+
+  /** Gauge, label {@code source}: when the unit's last successful tick ended, in epoch seconds. */
+  public static final String LAST_SUCCESS = "dfe_fetcher_last_success_timestamp_seconds";
+
+  /** Gauge, label {@code source}: the unit's interval ({@code interval_secs}), in seconds. */
+  public static final String UNIT_INTERVAL = "dfe_fetcher_unit_interval_seconds";
+
+  /**
+   * Gauge, no label: 1 while {@code /readyz} would answer 200 (the output is reachable), else 0.
+   */
+  public static final String READY = "dfe_fetcher_ready";
+
   /**
    * The metrics of {@code snapshots apply --metrics-address}: a process of its own, so {@code run}
    * does not expose them.

@@ -37,7 +37,11 @@ public final class ConfigLoader {
    * level read by logback. Every other {@code DFE_FETCHER_*} variable must name a setting.
    */
   public static final Set<String> NOT_SETTINGS =
-      Set.of("DFE_FETCHER_JAVA_OPTS", "DFE_FETCHER_LOG_LEVEL", "DFE_FETCHER_CLASSPATH");
+      Set.of(
+          "DFE_FETCHER_JAVA_OPTS",
+          "DFE_FETCHER_LOG_LEVEL",
+          "DFE_FETCHER_LOG_FORMAT",
+          "DFE_FETCHER_CLASSPATH");
 
   private ConfigLoader() {}
 

@@ -8,9 +8,12 @@ import dfe.fetcher.source.SourceMetrics;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Clock;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * The fetcher's metrics, registered in one registry under the names of {@link MetricNames}. Labels
@@ -42,13 +45,20 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   private final Counter tailRotations;
   private final Gauge apiQuotaRemaining;
   private final Counter restCredentialsWithheld;
+  private final UnitFreshness freshness;
 
   public FetcherMetrics() {
     this(new PrometheusRegistry());
   }
 
   public FetcherMetrics(PrometheusRegistry registry) {
+    this(registry, Clock.systemUTC());
+  }
+
+  /** Metrics on {@code registry} whose ages and times are told by {@code clock}. */
+  public FetcherMetrics(PrometheusRegistry registry, Clock clock) {
     this.registry = registry;
+    this.freshness = new UnitFreshness(registry, clock);
     snapshots =
         Counter.builder()
             .name(MetricNames.SNAPSHOTS)
@@ -294,6 +304,23 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
     return registry;
   }
 
+  /** Each unit's interval, last success and data age ({@link UnitFreshness}). */
+  public UnitFreshness freshness() {
+    return freshness;
+  }
+
+  /**
+   * Serves {@link MetricNames#READY}, asking {@code ready} at each scrape (what {@code /readyz}
+   * asks). Called once, by the service that owns this registry.
+   */
+  public void registerReadiness(BooleanSupplier ready) {
+    GaugeWithCallback.builder()
+        .name(MetricNames.READY)
+        .help("1 while the service is ready (its output reachable, as /readyz answers), else 0")
+        .callback(callback -> callback.call(ready.getAsBoolean() ? 1 : 0))
+        .register(registry);
+  }
+
   @Override
   public void snapshotCompleted(String store) {
     snapshots.labelValues(store, "complete").inc();
@@ -350,6 +377,12 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   @Override
   public void checkpointCommitted(String source) {
     checkpointCommits.labelValues(source).inc();
+    freshness.checkpointCommitted(source);
+  }
+
+  @Override
+  public void tickSucceeded(String source) {
+    freshness.tickSucceeded(source);
   }
 
   @Override

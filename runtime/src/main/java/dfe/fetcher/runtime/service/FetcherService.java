@@ -4,6 +4,7 @@ import dfe.fetcher.runtime.config.ConfigLoader;
 import dfe.fetcher.runtime.config.ConnectionConfig;
 import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.runtime.cursor.FileCursorStore;
+import dfe.fetcher.runtime.cursor.StoredCheckpoint;
 import dfe.fetcher.runtime.metrics.FetcherMetrics;
 import dfe.fetcher.runtime.schedule.ConnectionJob;
 import dfe.fetcher.runtime.schedule.Scheduler;
@@ -17,8 +18,11 @@ import dfe.fetcher.runtime.transport.ConfiguredTransport;
 import dfe.fetcher.runtime.transport.Transport;
 import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.config.ConfigException;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,7 +66,8 @@ public final class FetcherService implements AutoCloseable {
     this.config = config;
     this.current = config;
     this.transport = transport;
-    this.metrics = new FetcherMetrics();
+    this.metrics = new FetcherMetrics(new PrometheusRegistry(), clock);
+    this.metrics.registerReadiness(this::isReady);
     this.runtime = new SourceRuntime(clock, config.oversize(), metrics);
     this.cursors = new FileCursorStore(config.checkpointDirectory(), clock);
     TickContext context = TickContext.of(config, transport, cursors, metrics, clock, stopping::get);
@@ -204,6 +209,7 @@ public final class FetcherService implements AutoCloseable {
       }
       scheduler.unschedule(running.connection().id(), "reload");
       running.opened().close();
+      running.job().units().forEach(unit -> metrics.freshness().forget(unit.store()));
       wired.remove(running.connection().id());
       replaced++;
       LOG.info(
@@ -270,12 +276,25 @@ public final class FetcherService implements AutoCloseable {
         ConnectionUnits.wire(config, connection, runtime, filter::get, store -> true);
     // Every series a unit's ticks move exists from the start, at 0, so an alert on a rate or an
     // increase sees the unit before its first event.
-    units.units().forEach(unit -> metrics.registerAtZero(unit, config.dlq().enabled()));
+    Duration interval = config.intervalOf(connection);
+    for (BoundUnit unit : units.units()) {
+      metrics.registerAtZero(unit, config.dlq().enabled());
+      metrics
+          .freshness()
+          .register(unit.store(), interval, unit.markKind().isPresent(), checkpointWrittenAt(unit));
+    }
     return new Wired(
-        connection,
-        new ConnectionJob(connection.id(), config.intervalOf(connection), units.units()),
-        filter,
-        units);
+        connection, new ConnectionJob(connection.id(), interval, units.units()), filter, units);
+  }
+
+  /** When the unit's checkpoint file was last written: its data's age survives a restart. */
+  private Optional<Instant> checkpointWrittenAt(BoundUnit unit) {
+    if (unit.markKind().isEmpty()) {
+      return Optional.empty();
+    }
+    return cursors.inspect(unit.cursorKey()) instanceof StoredCheckpoint.Held held
+        ? Optional.of(held.writtenAt())
+        : Optional.empty();
   }
 
   private static RowFilterStage filterOf(ConnectionConfig connection) {

@@ -40,6 +40,9 @@ public interface TickMetrics {
 
   void tickFailed(String source);
 
+  /** A tick of unit {@code source} ended successfully (an idle tick included). */
+  void tickSucceeded(String source);
+
   /**
    * A place a dump passed over; {@code reason} is a fixed word ({@code vanished}, {@code
    * bad_file}).

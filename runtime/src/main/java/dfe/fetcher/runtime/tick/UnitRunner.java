@@ -86,6 +86,7 @@ public final class UnitRunner {
             unit.store(),
             LogValues.quoted(failed.reason()));
       } else if (done instanceof TickOutcome.Succeeded succeeded) {
+        context.metrics().tickSucceeded(unit.store());
         // An idle tick (nothing new) is the common case of a tail or a settled directory.
         boolean idle = succeeded.partsCompleted() == 0 && succeeded.recordsLanded() == 0;
         LOG.atLevel(idle ? Level.DEBUG : Level.INFO)
