@@ -1,6 +1,7 @@
 package dfe.fetcher.runtime.config;
 
 import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.runtime.schedule.TickJitter;
 import dfe.fetcher.runtime.transport.ProducerSettings;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceFamily;
@@ -31,7 +32,8 @@ final class ConfigBinding {
       List.of(
           "instance_id", "scheduler", "output", "dlq", "oversize", "cursor", "metrics", "sources");
   static final List<String> SCHEDULER_KEYS =
-      List.of("default_interval_secs", "max_concurrent_fetches", "stop_grace_secs");
+      List.of(
+          "default_interval_secs", "max_concurrent_fetches", "stop_grace_secs", "jitter_percent");
   static final List<String> DLQ_KEYS = List.of("enabled", "topic");
   static final List<String> OVERSIZE_KEYS = List.of("max_record_bytes", "max_dlq_bytes");
   static final List<String> CURSOR_KEYS = List.of("directory");
@@ -101,7 +103,12 @@ final class ConfigBinding {
                 1,
                 MAX_INT),
             scheduler.smallInteger(
-                "stop_grace_secs", SchedulerConfig.DEFAULT.stopGraceSecs(), 1, 3600));
+                "stop_grace_secs", SchedulerConfig.DEFAULT.stopGraceSecs(), 1, 3600),
+            scheduler.smallInteger(
+                "jitter_percent",
+                SchedulerConfig.DEFAULT.jitterPercent(),
+                0,
+                TickJitter.MAX_PERCENT));
 
     OutputBinding outputBinding = new OutputBinding(this, problems);
     Section output = top.section("output", OutputBinding.OUTPUT_KEYS);
