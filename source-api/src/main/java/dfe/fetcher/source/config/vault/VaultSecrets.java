@@ -215,9 +215,10 @@ public final class VaultSecrets {
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
                 .build(),
             where,
+            roleId,
             secretId.orElse(roleId));
     if (response.statusCode() != 200) {
-      throw failed(where, "the AppRole login", uri, response, secretId.orElse(roleId));
+      throw failed(where, "the AppRole login", uri, response, roleId, secretId.orElse(roleId));
     }
     JsonNode auth = parse(response.body(), where, uri).path("auth");
     String token = auth.path("client_token").asText("");
@@ -244,7 +245,7 @@ public final class VaultSecrets {
     return request;
   }
 
-  private HttpResponse<byte[]> send(HttpRequest request, String where, String credential) {
+  private HttpResponse<byte[]> send(HttpRequest request, String where, String... credentials) {
     try {
       return client(where).send(request, HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
@@ -255,7 +256,7 @@ public final class VaultSecrets {
               + " "
               + request.uri()
               + " failed: "
-              + scrub(String.valueOf(e.getMessage()), credential)
+              + scrub(String.valueOf(e.getMessage()), credentials)
               + " ("
               + e.getClass().getSimpleName()
               + ")");
@@ -364,7 +365,7 @@ public final class VaultSecrets {
   }
 
   private SecretUnavailableException failed(
-      String where, String what, URI uri, HttpResponse<byte[]> response, String credential) {
+      String where, String what, URI uri, HttpResponse<byte[]> response, String... credentials) {
     String errors = errors(response.body());
     String hint =
         switch (response.statusCode()) {
@@ -382,7 +383,7 @@ public final class VaultSecrets {
             + uri
             + " answered "
             + response.statusCode()
-            + (errors.isEmpty() ? "" : " (" + scrub(errors, credential) + ")")
+            + (errors.isEmpty() ? "" : " (" + scrub(errors, credentials) + ")")
             + "; "
             + hint);
   }
@@ -402,9 +403,15 @@ public final class VaultSecrets {
     }
   }
 
-  /** {@code text} without {@code credential}, in case a server or a library quoted it. */
-  private static String scrub(String text, String credential) {
-    return credential == null || credential.isEmpty() ? text : text.replace(credential, "***");
+  /** {@code text} without any of {@code credentials}, in case a server or a library quoted one. */
+  private static String scrub(String text, String... credentials) {
+    String scrubbed = text;
+    for (String credential : credentials) {
+      if (credential != null && !credential.isEmpty()) {
+        scrubbed = scrubbed.replace(credential, "***");
+      }
+    }
+    return scrubbed;
   }
 
   private static JsonNode parse(byte[] body, String where, URI uri) {

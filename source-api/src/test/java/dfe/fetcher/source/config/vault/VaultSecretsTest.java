@@ -212,6 +212,13 @@ class VaultSecretsTest {
   }
 
   @Test
+  void aServerThatQuotesTheTokenInItsErrorsHasItMasked() {
+    vault.answer(KAFKA, 403, "{\"errors\":[\"token " + TOKEN + " is not valid\"]}");
+
+    assertThat(failure(SPEC, tokenEnvironment())).contains("(token *** is not valid)");
+  }
+
+  @Test
   void aSealedServerIsAClearErrorNamingTheSpec() {
     vault.answer(KAFKA, 503, "{\"errors\":[\"Vault is sealed\"]}");
 
