@@ -4,6 +4,7 @@ import dfe.fetcher.source.config.BoundSecrets;
 import dfe.fetcher.source.config.ConfigOrigin;
 import dfe.fetcher.source.config.Problems;
 import dfe.fetcher.source.config.Secret;
+import dfe.fetcher.source.config.vault.VaultSecrets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -16,15 +17,31 @@ import java.util.Optional;
  * @param environment where {@code env:} secrets are looked up when revealed
  * @param problems where binding reports
  * @param secrets where every secret bound is listed with its place, for a check that reveals them
+ * @param vault what every {@code vault:} secret of this configuration is read through: one client,
+ *     one login and one cache
  */
 public record BindContext(
-    Path baseDirectory, Map<String, String> environment, Problems problems, BoundSecrets secrets) {
+    Path baseDirectory,
+    Map<String, String> environment,
+    Problems problems,
+    BoundSecrets secrets,
+    VaultSecrets vault) {
 
   public BindContext {
     Objects.requireNonNull(baseDirectory, "baseDirectory");
     environment = Map.copyOf(environment);
     Objects.requireNonNull(problems, "problems");
     Objects.requireNonNull(secrets, "secrets");
+    Objects.requireNonNull(vault, "vault");
+  }
+
+  /** Reading {@code vault:} secrets with the environment's {@code VAULT_*} and the default TTL. */
+  public BindContext(
+      Path baseDirectory,
+      Map<String, String> environment,
+      Problems problems,
+      BoundSecrets secrets) {
+    this(baseDirectory, environment, problems, secrets, new VaultSecrets(environment));
   }
 
   public BindContext(Path baseDirectory, Map<String, String> environment, Problems problems) {
@@ -46,7 +63,8 @@ public record BindContext(
   public Optional<Secret> secret(
       String spec, ConfigOrigin origin, String at, Secret.Characters characters) {
     try {
-      Secret secret = Secret.parse(spec, at, environment, baseDirectory).requiring(characters);
+      Secret secret =
+          Secret.parse(spec, at, environment, baseDirectory, vault).requiring(characters);
       secrets.add(secret, origin, at);
       return Optional.of(secret);
     } catch (IllegalArgumentException e) {

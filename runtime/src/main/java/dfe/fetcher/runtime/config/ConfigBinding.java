@@ -1,6 +1,7 @@
 package dfe.fetcher.runtime.config;
 
 import dfe.fetcher.core.oversize.OversizePolicy;
+import dfe.fetcher.runtime.schedule.TickJitter;
 import dfe.fetcher.runtime.transport.ProducerSettings;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.SourceFamily;
@@ -11,8 +12,11 @@ import dfe.fetcher.source.config.Problems;
 import dfe.fetcher.source.config.Secret;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
+import dfe.fetcher.source.config.vault.VaultSecrets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,13 +33,26 @@ final class ConfigBinding {
 
   static final List<String> ROOT_KEYS =
       List.of(
-          "instance_id", "scheduler", "output", "dlq", "oversize", "cursor", "metrics", "sources");
+          "instance_id",
+          "scheduler",
+          "output",
+          "dlq",
+          "oversize",
+          "cursor",
+          "metrics",
+          "vault",
+          "sources");
   static final List<String> SCHEDULER_KEYS =
-      List.of("default_interval_secs", "max_concurrent_fetches", "stop_grace_secs");
+      List.of(
+          "default_interval_secs", "max_concurrent_fetches", "stop_grace_secs", "jitter_percent");
   static final List<String> DLQ_KEYS = List.of("enabled", "topic");
   static final List<String> OVERSIZE_KEYS = List.of("max_record_bytes", "max_dlq_bytes");
   static final List<String> CURSOR_KEYS = List.of("directory");
   static final List<String> METRICS_KEYS = List.of("address");
+  static final List<String> VAULT_KEYS = List.of("cache_ttl_secs");
+
+  /** The longest {@code vault.cache_ttl_secs}: a day. */
+  static final int MAX_VAULT_CACHE_TTL_SECS = 86_400;
 
   /**
    * Every key name this build reads with {@code families} (not ids or Kafka property names, which
@@ -55,6 +72,7 @@ final class ConfigBinding {
                 OVERSIZE_KEYS,
                 CURSOR_KEYS,
                 METRICS_KEYS,
+                VAULT_KEYS,
                 families.stream().map(SourceFamily::name).toList(),
                 SourceFamily.COMMON_CONNECTION_KEYS));
     families.forEach(family -> keys.addAll(family.knownKeys()));
@@ -68,7 +86,10 @@ final class ConfigBinding {
   private final FilterCompiler filters;
   private final List<SourceFamily> families;
   private final Problems problems;
-  private final BindContext context;
+  private final Map<String, String> environment;
+
+  /** Replaced once {@code vault} is read, before anything binds a secret. */
+  private BindContext context;
 
   ConfigBinding(
       Path configFile,
@@ -81,6 +102,7 @@ final class ConfigBinding {
     this.filters = filters;
     this.families = families;
     this.problems = problems;
+    this.environment = environment;
     this.context = new BindContext(this.baseDirectory, environment, problems);
   }
 
@@ -89,6 +111,23 @@ final class ConfigBinding {
 
     String instanceId = top.string("instance_id", FetcherConfig.DEFAULT_INSTANCE_ID);
     Names.check(instanceId, top.originOf("instance_id"), "instance_id", problems);
+
+    // First: every secret spec below reads vault: through the cache it configures.
+    Section vault = top.section("vault", VAULT_KEYS);
+    Duration vaultCacheTtl =
+        Duration.ofSeconds(
+            vault.smallInteger(
+                "cache_ttl_secs",
+                (int) VaultSecrets.DEFAULT_CACHE_TTL.toSeconds(),
+                0,
+                MAX_VAULT_CACHE_TTL_SECS));
+    context =
+        new BindContext(
+            baseDirectory,
+            environment,
+            problems,
+            context.secrets(),
+            new VaultSecrets(environment, vaultCacheTtl, Clock.systemUTC()));
 
     Section scheduler = top.section("scheduler", SCHEDULER_KEYS);
     SchedulerConfig schedulerConfig =
@@ -101,7 +140,12 @@ final class ConfigBinding {
                 1,
                 MAX_INT),
             scheduler.smallInteger(
-                "stop_grace_secs", SchedulerConfig.DEFAULT.stopGraceSecs(), 1, 3600));
+                "stop_grace_secs", SchedulerConfig.DEFAULT.stopGraceSecs(), 1, 3600),
+            scheduler.smallInteger(
+                "jitter_percent",
+                SchedulerConfig.DEFAULT.jitterPercent(),
+                0,
+                TickJitter.MAX_PERCENT));
 
     OutputBinding outputBinding = new OutputBinding(this, problems);
     Section output = top.section("output", OutputBinding.OUTPUT_KEYS);

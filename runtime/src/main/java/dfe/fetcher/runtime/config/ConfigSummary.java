@@ -27,7 +27,12 @@ public final class ConfigSummary {
             + config.scheduler().defaultIntervalSecs()
             + "s unless a connection says otherwise, at most "
             + config.scheduler().maxConcurrentFetches()
-            + " fetches at once");
+            + " fetches at once"
+            + (config.scheduler().jitterPercent() == 0
+                ? ""
+                : ", each connection's ticks shifted by up to "
+                    + config.scheduler().jitterPercent()
+                    + "% of its interval"));
     OutputConfig output = config.output();
     String suffix = "topic suffix '" + output.topicSuffix() + "'";
     switch (output.type()) {

@@ -48,6 +48,7 @@ public final class Scheduler implements AutoCloseable {
   private final UnitRunner runner;
   private final Duration grace;
   private final Clock clock;
+  private final TickJitter jitter;
   private final TickHistory history = new TickHistory();
   private final ScheduledThreadPoolExecutor executor;
   private final Map<String, ScheduledFuture<?>> schedules = new ConcurrentHashMap<>();
@@ -66,9 +67,19 @@ public final class Scheduler implements AutoCloseable {
 
   /** A scheduler whose {@link #history} tells times by {@code clock}. */
   public Scheduler(UnitRunner runner, int maxConcurrentFetches, Duration grace, Clock clock) {
+    this(runner, maxConcurrentFetches, grace, clock, TickJitter.NONE);
+  }
+
+  /**
+   * A scheduler whose {@link #history} tells times by {@code clock} and that starts each connection
+   * {@code jitter}'s offset after it is scheduled.
+   */
+  public Scheduler(
+      UnitRunner runner, int maxConcurrentFetches, Duration grace, Clock clock, TickJitter jitter) {
     this.runner = runner;
     this.grace = grace;
     this.clock = clock;
+    this.jitter = jitter;
     this.executor = new ScheduledThreadPoolExecutor(maxConcurrentFetches, namedThreads());
     this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     this.executor.setRemoveOnCancelPolicy(true);
@@ -79,27 +90,36 @@ public final class Scheduler implements AutoCloseable {
     return history;
   }
 
-  /** Schedules every job, each starting now. */
+  /** Schedules every job, each starting now (plus its jitter offset). */
   public void start(List<ConnectionJob> jobs) {
     jobs.forEach(this::schedule);
   }
 
-  /** Schedules {@code job}, starting now; its connection must not be scheduled already. */
+  /**
+   * Schedules {@code job}, starting now plus its {@link TickJitter#offset}; its connection must not
+   * be scheduled already. The offset shifts the first run and with it every later one, since each
+   * run starts one interval after the previous ended.
+   */
   public void schedule(ConnectionJob job) {
-    history.nextRunAt(job.connection(), clock.instant());
+    Duration offset = jitter.offset(job.connection(), job.interval());
+    history.nextRunAt(job.connection(), clock.instant().plus(offset));
     ScheduledFuture<?> schedule =
         executor.scheduleWithFixedDelay(
-            () -> runScheduled(job), 0, job.interval().toMillis(), TimeUnit.MILLISECONDS);
+            () -> runScheduled(job),
+            offset.toMillis(),
+            job.interval().toMillis(),
+            TimeUnit.MILLISECONDS);
     if (schedules.putIfAbsent(job.connection(), schedule) != null) {
       schedule.cancel(false);
       throw new IllegalStateException("connection " + job.connection() + " is already scheduled");
     }
     scheduledJobs.put(job.connection(), job);
     LOG.info(
-        "event=connection_scheduled connection={} units={} interval_secs={}",
+        "event=connection_scheduled connection={} units={} interval_secs={} jitter_ms={}",
         job.connection(),
         job.units().size(),
-        job.interval().toSeconds());
+        job.interval().toSeconds(),
+        offset.toMillis());
   }
 
   /**

@@ -76,7 +76,8 @@ public final class FetcherService implements AutoCloseable {
             new UnitRunner(context),
             config.scheduler().maxConcurrentFetches(),
             config.scheduler().stopGrace(),
-            clock);
+            clock,
+            config.scheduler().jitter());
     for (ConnectionConfig connection : config.connections()) {
       if (connection.enabled()) {
         wired.put(connection.id(), wire(config, connection, filterOf(connection)));

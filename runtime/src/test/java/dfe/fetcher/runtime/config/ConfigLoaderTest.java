@@ -103,7 +103,7 @@ class ConfigLoaderTest {
         fixture.load(
             """
             instance_id: edge-7
-            scheduler: {default_interval_secs: 30, max_concurrent_fetches: 2}
+            scheduler: {default_interval_secs: 30, max_concurrent_fetches: 2, jitter_percent: 10}
             output:
               type: kafka
               topic_suffix: .raw
@@ -131,7 +131,7 @@ class ConfigLoaderTest {
             """);
 
     assertThat(config.instanceId()).isEqualTo("edge-7");
-    assertThat(config.scheduler()).isEqualTo(new SchedulerConfig(30, 2, 30));
+    assertThat(config.scheduler()).isEqualTo(new SchedulerConfig(30, 2, 30, 10));
     assertThat(config.output().type()).isEqualTo(OutputType.KAFKA);
     assertThat(config.output().topicSuffix()).isEqualTo(".raw");
     assertThat(config.output().fileDirectory()).isEqualTo(Path.of("/var/lib/dfe/landing"));
@@ -263,8 +263,10 @@ class ConfigLoaderTest {
           """
           a zero interval         | scheduler: {default_interval_secs: 0}        | config.yaml:1:36: scheduler.default_interval_secs: must be at least 1, was 0
           no concurrent fetches   | scheduler: {max_concurrent_fetches: 0}       | config.yaml:1:37: scheduler.max_concurrent_fetches: must be at least 1, was 0
+          too much jitter         | scheduler: {jitter_percent: 51}              | config.yaml:1:29: scheduler.jitter_percent: must be at most 50, was 51
+          a negative Vault TTL    | vault: {cache_ttl_secs: -1}                  | config.yaml:1:25: vault.cache_ttl_secs: must be at least 0, was -1
           a word for a number     | scheduler: {max_concurrent_fetches: four}    | config.yaml:1:37: scheduler.max_concurrent_fetches: must be an integer, not a string
-          a huge number           | batch_holder: 1                               | config.yaml:1:1: batch_holder: unknown key; allowed keys: instance_id, scheduler, output, dlq, oversize, cursor, metrics, sources
+          a huge number           | batch_holder: 1                               | config.yaml:1:1: batch_holder: unknown key; allowed keys: instance_id, scheduler, output, dlq, oversize, cursor, metrics, vault, sources
           a number for a mapping  | scheduler: 5                                 | config.yaml:1:12: scheduler: must be a mapping, not an integer
           a number for a string   | instance_id: 42                              | config.yaml:1:14: instance_id: must be a string, not an integer (quote it to make it a string)
           a string for a boolean  | dlq: {enabled: 'yes'}                        | config.yaml:1:16: dlq.enabled: must be a boolean (true or false), not a string
@@ -377,7 +379,7 @@ class ConfigLoaderTest {
             "config.yaml:1:14: instance_id: must not contain '.'",
             "config.yaml:3:26: scheduler.default_interval_secs: must be at least 1, was 0",
             "config.yaml:4:3: scheduler.every: unknown key; allowed keys: default_interval_secs,"
-                + " max_concurrent_fetches, stop_grace_secs",
+                + " max_concurrent_fetches, stop_grace_secs, jitter_percent",
             "config.yaml:5:20: metrics.address: 'nowhere' is not HOST:PORT with a port from 0 to"
                 + " 65535 (0 picks any free port), e.g. 127.0.0.1:9090 or [::1]:9090",
             "config.yaml:10:15: sources.file.inventory.filter: does not compile: unbalanced"

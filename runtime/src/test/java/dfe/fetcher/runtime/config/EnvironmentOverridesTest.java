@@ -143,7 +143,8 @@ class EnvironmentOverridesTest {
     assertThat(fixture.problems(INVENTORY, Map.of("DFE_FETCHER_SCHEDULER__INTERVAL", "5")))
         .containsExactly(
             "environment DFE_FETCHER_SCHEDULER__INTERVAL: scheduler.interval: unknown key;"
-                + " allowed keys: default_interval_secs, max_concurrent_fetches, stop_grace_secs");
+                + " allowed keys: default_interval_secs, max_concurrent_fetches, stop_grace_secs,"
+                + " jitter_percent");
   }
 
   @Test

@@ -172,6 +172,28 @@ class SchedulerTest {
   }
 
   @Test
+  void eachConnectionsFirstRunIsShiftedByItsJitterOffset() {
+    Instant now = Instant.parse("2026-05-01T12:00:00Z");
+    Clock clock = Clock.fixed(now, java.time.ZoneOffset.UTC);
+    TickJitter jitter = new TickJitter(50);
+    Duration hour = Duration.ofHours(1);
+
+    try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10), clock, jitter)) {
+      scheduler.start(
+          List.of(
+              new ConnectionJob("alpha", hour, List.of(fine("alpha"))),
+              new ConnectionJob("beta", hour, List.of(fine("beta")))));
+
+      Instant alpha = scheduler.history().nextRunOf("alpha").orElseThrow();
+      Instant beta = scheduler.history().nextRunOf("beta").orElseThrow();
+      assertThat(alpha).isEqualTo(now.plus(jitter.offset("alpha", hour)));
+      assertThat(beta).isEqualTo(now.plus(jitter.offset("beta", hour)));
+      assertThat(alpha).as("two connections on one interval").isNotEqualTo(beta);
+      assertThat(alpha).isBetween(now, now.plus(Duration.ofMinutes(30)));
+    }
+  }
+
+  @Test
   void aConnectionWhoseUnitCrashedIsStillScheduled() throws Exception {
     Crashing crashing = new Crashing();
     ConnectionJob job =

@@ -1,5 +1,7 @@
 package dfe.fetcher.source.config;
 
+import dfe.fetcher.source.config.vault.VaultReference;
+import dfe.fetcher.source.config.vault.VaultSecrets;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -19,8 +21,10 @@ import java.util.Optional;
  *   <li>{@code env:NAME}: the environment variable {@code NAME};
  *   <li>{@code file:PATH}: the contents of the file, without trailing line breaks (a relative path
  *       resolves against the configuration file's directory);
+ *   <li>{@code vault:MOUNT/PATH#FIELD}: the field of a HashiCorp Vault or OpenBao KV version 2
+ *       secret, read through {@link VaultSecrets} (which caches it for its lease or time to live);
  *   <li>{@code literal:VALUE}: {@code VALUE} as written (for a value that itself starts with {@code
- *       env:} or {@code file:});
+ *       env:}, {@code file:} or {@code vault:});
  *   <li>anything else: the literal value.
  * </ul>
  *
@@ -39,6 +43,7 @@ public final class Secret {
   public enum Kind {
     ENVIRONMENT,
     FILE,
+    VAULT,
     LITERAL
   }
 
@@ -80,22 +85,25 @@ public final class Secret {
   private final String reference;
   private final Map<String, String> environment;
   private final Characters characters;
+  private final VaultSecrets vault;
 
   private Secret(
       Kind kind,
       String setting,
       String reference,
       Map<String, String> environment,
-      Characters characters) {
+      Characters characters,
+      VaultSecrets vault) {
     this.kind = kind;
     this.setting = setting;
     this.reference = reference;
     this.environment = environment;
     this.characters = characters;
+    this.vault = vault;
   }
 
   private Secret(Kind kind, String setting, String reference, Map<String, String> environment) {
-    this(kind, setting, reference, environment, Characters.ANY);
+    this(kind, setting, reference, environment, Characters.ANY, null);
   }
 
   /**
@@ -108,6 +116,19 @@ public final class Secret {
    */
   public static Secret parse(
       String spec, String setting, Map<String, String> environment, Path baseDirectory) {
+    return parse(spec, setting, environment, baseDirectory, new VaultSecrets(environment));
+  }
+
+  /**
+   * As {@link #parse(String, String, Map, Path)}, a {@code vault:} spec read through {@code vault}
+   * (one client, login and cache shared by every secret of a configuration).
+   */
+  public static Secret parse(
+      String spec,
+      String setting,
+      Map<String, String> environment,
+      Path baseDirectory,
+      VaultSecrets vault) {
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(setting, "setting");
     Objects.requireNonNull(environment, "environment");
@@ -131,6 +152,16 @@ public final class Secret {
         throw new IllegalArgumentException("file: names an invalid path: " + e.getReason(), e);
       }
     }
+    if (spec.startsWith("vault:")) {
+      VaultReference reference = VaultReference.parse(spec.substring("vault:".length()));
+      return new Secret(
+          Kind.VAULT,
+          setting,
+          reference.toString(),
+          environment,
+          Characters.ANY,
+          Objects.requireNonNull(vault, "vault"));
+    }
     String literal = spec.startsWith("literal:") ? spec.substring("literal:".length()) : spec;
     return new Secret(Kind.LITERAL, setting, literal, Map.of());
   }
@@ -150,7 +181,12 @@ public final class Secret {
    */
   public Secret requiring(Characters characters) {
     return new Secret(
-        kind, setting, reference, environment, Objects.requireNonNull(characters, "characters"));
+        kind,
+        setting,
+        reference,
+        environment,
+        Objects.requireNonNull(characters, "characters"),
+        vault);
   }
 
   public Characters characters() {
@@ -209,6 +245,7 @@ public final class Secret {
         }
         yield value;
       }
+      case VAULT -> vault.reveal(VaultReference.parse(reference), setting);
       case FILE -> {
         try {
           yield stripTrailingLineBreaks(
@@ -234,11 +271,15 @@ public final class Secret {
     }
   }
 
-  /** {@code env:NAME}, {@code file:/absolute/path} or {@code literal}: safe to print. */
+  /**
+   * {@code env:NAME}, {@code file:/absolute/path}, {@code vault:mount/path#field} or {@code
+   * literal}: safe to print.
+   */
   public String describe() {
     return switch (kind) {
       case ENVIRONMENT -> "env:" + reference;
       case FILE -> "file:" + reference;
+      case VAULT -> "vault:" + reference;
       case LITERAL -> "literal";
     };
   }
