@@ -102,6 +102,22 @@ final class ApiServer implements AutoCloseable {
     return send(status, "application/json", body.getBytes(StandardCharsets.UTF_8), headers);
   }
 
+  /**
+   * Answers by the request's raw query string ({@code ""} for none) with {@code answers}; any other
+   * query gets a 400, so a test sees a request it did not expect.
+   */
+  static Answer byQuery(Map<String, Answer> answers) {
+    return exchange -> {
+      String query = exchange.getRequestURI().getRawQuery();
+      Answer answer = answers.get(query == null ? "" : query);
+      if (answer == null) {
+        json(400, "{\"error\":\"unexpected query\"}").answer(exchange);
+      } else {
+        answer.answer(exchange);
+      }
+    };
+  }
+
   static Answer ok(String body, String... headers) {
     return json(200, body, headers);
   }

@@ -3,7 +3,6 @@ package dfe.fetcher.rest;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpExchange;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,18 +43,6 @@ class EndSignalsTest {
             .formatted(server.url(), rows, paginate));
   }
 
-  private static ApiServer.Answer byQuery(Map<String, ApiServer.Answer> answers) {
-    return (HttpExchange exchange) -> {
-      String query = exchange.getRequestURI().getRawQuery();
-      ApiServer.Answer answer = answers.get(query == null ? "" : query);
-      if (answer == null) {
-        ApiServer.json(400, "{\"error\":\"unexpected query\"}").answer(exchange);
-      } else {
-        answer.answer(exchange);
-      }
-    };
-  }
-
   private static final String ITEMS = "{decoder: json_at, at: /items}";
   private static final String PAGES = "{type: page_number, param: p, has_more: /has_more}";
 
@@ -63,7 +50,7 @@ class EndSignalsTest {
   void hasMoreFalseEndsAPageNumberListingWithoutAnotherRequest() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "p=1", ok("{\"items\":[{\"id\":1}],\"has_more\":true}"),
                 "p=2", ok("{\"has_more\":false,\"items\":[{\"id\":2}]}"))));
@@ -95,7 +82,7 @@ class EndSignalsTest {
   void aMissingHasMoreFailsTheDump() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "p=1", ok("{\"items\":[{\"id\":1}],\"has_more\":true}"),
                 "p=2", ok("{\"items\":[{\"id\":2}]}"))));
@@ -159,7 +146,7 @@ class EndSignalsTest {
     String next = "<" + server.url() + "/assets?page=2>; rel=\"next\"";
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "",
                 ok("{\"items\":[{\"id\":1}],\"meta\":{\"last\":false}}", "Link", next),
@@ -182,7 +169,7 @@ class EndSignalsTest {
   void stopWhenReadsTheRowCountAndTheHeadersOfAStreamedDecoder() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "p=1", ok("[{\"id\":1},{\"id\":2}]", "X-Last-Page", "no"),
                 "p=2", ok("[{\"id\":3}]", "X-Last-Page", "no"),

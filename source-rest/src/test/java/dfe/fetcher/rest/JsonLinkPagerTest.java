@@ -3,7 +3,6 @@ package dfe.fetcher.rest;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpExchange;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,23 +53,11 @@ class JsonLinkPagerTest {
         Map.of("LAB_TOKEN", "tok-1"));
   }
 
-  private static ApiServer.Answer byQuery(Map<String, ApiServer.Answer> answers) {
-    return (HttpExchange exchange) -> {
-      String query = exchange.getRequestURI().getRawQuery();
-      ApiServer.Answer answer = answers.get(query == null ? "" : query);
-      if (answer == null) {
-        ApiServer.json(400, "{\"error\":\"unexpected query\"}").answer(exchange);
-      } else {
-        answer.answer(exchange);
-      }
-    };
-  }
-
   @Test
   void followsAbsoluteAndRelativeLinksUntilTheLinkIsNull() throws Exception {
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "",
                 ok(
@@ -97,7 +84,7 @@ class JsonLinkPagerTest {
   void aLinkAfterTheRowsIsReadAsTheParserPassesIt() throws Exception {
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "", ok("{\"data\":[{\"id\":1}],\"next\":\"/v1/assets?p=2\"}"),
                 "p=2", ok("{\"next\":\"\",\"data\":[{\"id\":2}]}"))));

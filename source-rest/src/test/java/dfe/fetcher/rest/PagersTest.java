@@ -39,24 +39,12 @@ class PagersTest {
   }
 
   /** Answers by the request's query: each key is a query string ("" for none). */
-  private static ApiServer.Answer byQuery(Map<String, ApiServer.Answer> answers) {
-    return (HttpExchange exchange) -> {
-      String query = exchange.getRequestURI().getRawQuery();
-      ApiServer.Answer answer = answers.get(query == null ? "" : query);
-      if (answer == null) {
-        ApiServer.json(400, "{\"error\":\"unexpected query\"}").answer(exchange);
-      } else {
-        answer.answer(exchange);
-      }
-    };
-  }
-
   @Test
   void linkHeaderFollowsRelNextUntilThereIsNone() throws Exception {
     String next = "<" + server.url() + "/v1/assets?page=2>; rel=\"next\", <x>; rel=\"last\"";
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "", ok("[{\"id\":1}]", "Link", next),
                 "page=2", ok("[{\"id\":2}]", "Link", "</v1/assets?page=1>; rel=\"prev\""))));
@@ -74,7 +62,7 @@ class PagersTest {
   void cursorFromTheBodyGoesIntoTheQueryAndANullTokenEnds() throws Exception {
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "", ok("{\"items\":[{\"id\":1}],\"next\":\"c2\"}"),
                 "cursor=c2", ok("{\"items\":[{\"id\":2}],\"next\":null}"))));
@@ -94,7 +82,7 @@ class PagersTest {
   void cursorFromAHeaderEndsOnAnEmptyToken() throws Exception {
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "", ok("[{\"id\":1}]", "X-Next", "t 2"),
                 "after=t+2", ok("[{\"id\":2}]", "X-Next", ""))));
@@ -114,7 +102,7 @@ class PagersTest {
   void pageNumberEndsOnAnEmptyPage() throws Exception {
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "p=1", ok("[{\"id\":1},{\"id\":2}]"),
                 "p=2", ok("[{\"id\":3}]"),
@@ -133,7 +121,7 @@ class PagersTest {
   void pageNumberEndsAtTheTotalThePageGives() throws Exception {
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "page=0", ok("{\"rows\":[{\"id\":1}],\"pages\":2}"),
                 "page=1", ok("{\"rows\":[{\"id\":2}],\"pages\":2}"))));
@@ -154,7 +142,7 @@ class PagersTest {
   void offsetAdvancesByTheRowsReceivedAndAShortPageDoesNotEnd() throws Exception {
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "offset=0&limit=3", ok("[{\"id\":1},{\"id\":2}]"),
                 "offset=2&limit=3", ok("[{\"id\":3}]"),
@@ -181,7 +169,7 @@ class PagersTest {
     String backToOne = "<" + server.url() + "/v1/assets>; rel=\"next\"";
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "", ok("[{\"id\":1}]", "Link", toTwo),
                 "page=2", ok("[{\"id\":2}]", "Link", backToOne))));
@@ -252,7 +240,7 @@ class PagersTest {
   void aDumpThatEndsAtMaxPagesExactlyIsComplete() throws Exception {
     server.on(
         "/v1/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "", ok("{\"items\":[{\"id\":1}],\"next\":\"2\"}"),
                 "page=2", ok("{\"items\":[{\"id\":2}]}"))));

@@ -3,7 +3,6 @@ package dfe.fetcher.rest;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpExchange;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,18 +43,6 @@ class TotalsTest {
             .formatted(server.url(), rows, paginate));
   }
 
-  private static ApiServer.Answer byQuery(Map<String, ApiServer.Answer> answers) {
-    return (HttpExchange exchange) -> {
-      String query = exchange.getRequestURI().getRawQuery();
-      ApiServer.Answer answer = answers.get(query == null ? "" : query);
-      if (answer == null) {
-        ApiServer.json(400, "{\"error\":\"unexpected query\"}").answer(exchange);
-      } else {
-        answer.answer(exchange);
-      }
-    };
-  }
-
   private static final String ITEMS = "{decoder: json_at, at: /items}";
   private static final String OFFSET_TOTAL =
       "{type: offset, param: o, limit_param: n, page_size: 2, total_at: /meta/total}";
@@ -64,7 +51,7 @@ class TotalsTest {
   void offsetEndsOnThePageThatReachesTheTotal() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "o=0&n=2", ok("{\"items\":[{\"id\":1},{\"id\":2}],\"meta\":{\"total\":3}}"),
                 "o=2&n=2", ok("{\"meta\":{\"total\":3},\"items\":[{\"id\":3}]}"))));
@@ -78,7 +65,9 @@ class TotalsTest {
 
   @Test
   void offsetWithAnEmptyListingEndsOnTheFirstPage() throws Exception {
-    server.on("/assets", byQuery(Map.of("o=0&n=2", ok("{\"items\":[],\"meta\":{\"total\":0}}"))));
+    server.on(
+        "/assets",
+        ApiServer.byQuery(Map.of("o=0&n=2", ok("{\"items\":[],\"meta\":{\"total\":0}}"))));
 
     RecordingSink sink = RestFixture.read(dump(ITEMS, OFFSET_TOTAL), "assets");
 
@@ -90,7 +79,8 @@ class TotalsTest {
   void aTotalThatIsNotANumberFailsTheDump() throws Exception {
     server.on(
         "/assets",
-        byQuery(Map.of("o=0&n=2", ok("{\"items\":[{\"id\":1}],\"meta\":{\"total\":\"3\"}}"))));
+        ApiServer.byQuery(
+            Map.of("o=0&n=2", ok("{\"items\":[{\"id\":1}],\"meta\":{\"total\":\"3\"}}"))));
 
     RecordingSink sink = RestFixture.read(dump(ITEMS, OFFSET_TOTAL), "assets");
 
@@ -106,7 +96,7 @@ class TotalsTest {
   void aTotalThatIsAFractionOrMissingFailsTheDump() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "o=0&n=2", ok("{\"items\":[{\"id\":1},{\"id\":2}],\"meta\":{\"total\":4}}"),
                 "o=2&n=2", ok("{\"items\":[{\"id\":3},{\"id\":4}],\"meta\":{}}"))));
@@ -119,7 +109,8 @@ class TotalsTest {
 
     server.on(
         "/assets",
-        byQuery(Map.of("o=0&n=2", ok("{\"items\":[{\"id\":1}],\"meta\":{\"total\":2.5}}"))));
+        ApiServer.byQuery(
+            Map.of("o=0&n=2", ok("{\"items\":[{\"id\":1}],\"meta\":{\"total\":2.5}}"))));
     assertThat(RestFixture.read(dump(ITEMS, OFFSET_TOTAL), "assets").abortReason().orElseThrow())
         .endsWith(
             "paginate.total_at: /meta/total is a number but not a whole number from 0, not a"
@@ -130,7 +121,7 @@ class TotalsTest {
   void anEmptyPageBeforeTheTotalFailsTheDump() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "o=0&n=2", ok("{\"items\":[{\"id\":1},{\"id\":2}],\"meta\":{\"total\":5}}"),
                 "o=2&n=2", ok("{\"items\":[],\"meta\":{\"total\":5}}"))));
@@ -146,7 +137,7 @@ class TotalsTest {
   void withShortPageEndsAShortPageEndsTheListing() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "o=0&n=2", ok("[{\"id\":1},{\"id\":2}]"),
                 "o=2&n=2", ok("[{\"id\":3}]"))));
@@ -165,7 +156,8 @@ class TotalsTest {
 
   @Test
   void withShortPageEndsAPageLongerThanTheLimitFailsTheDump() throws Exception {
-    server.on("/assets", byQuery(Map.of("o=0&n=2", ok("[{\"id\":1},{\"id\":2},{\"id\":3}]"))));
+    server.on(
+        "/assets", ApiServer.byQuery(Map.of("o=0&n=2", ok("[{\"id\":1},{\"id\":2},{\"id\":3}]"))));
 
     RecordingSink sink =
         RestFixture.read(
@@ -185,7 +177,7 @@ class TotalsTest {
   void pageNumberEndsOnTheLastPageTheTotalGives() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "p=1", ok("{\"items\":[{\"id\":1}],\"pages\":2}"),
                 "p=2", ok("{\"items\":[{\"id\":2}],\"pages\":2}"))));
@@ -202,7 +194,7 @@ class TotalsTest {
   void aTotalPagesThatIsMissingOrAStringFailsTheDumpRatherThanReadingOn() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "p=1", ok("{\"items\":[{\"id\":1}],\"pages\":\"2\"}"),
                 "p=2", ok("{\"items\":[{\"id\":2}]}"))));
@@ -221,7 +213,7 @@ class TotalsTest {
   void anEmptyPageBeforeTheLastPageFailsTheDump() throws Exception {
     server.on(
         "/assets",
-        byQuery(
+        ApiServer.byQuery(
             Map.of(
                 "p=1", ok("{\"items\":[{\"id\":1}],\"pages\":3}"),
                 "p=2", ok("{\"items\":[],\"pages\":3}"))));
