@@ -53,6 +53,9 @@ public final class Enrichment {
   private static final JsonStringEncoder STRINGS = JsonStringEncoder.getInstance();
   private static final byte[] WRAPPED_RECORD_KEY =
       ("{\"" + WRAPPED_RECORD + "\":").getBytes(StandardCharsets.US_ASCII);
+  // Every one of the four keys starts with one of these.
+  private static final byte[] SOURCE_PREFIX = "_source".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TIMESTAMP_PREFIX = "_timestamp_".getBytes(StandardCharsets.US_ASCII);
 
   private Enrichment() {}
 
@@ -76,7 +79,7 @@ public final class Enrichment {
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(frameJson.length + 160);
     out.write(frameJson, 0, close);
-    appendMembers(out, frameJson, open, close, fields);
+    appendMembers(out, frameJson, open, close, fields.members());
     return out.toByteArray();
   }
 
@@ -88,9 +91,27 @@ public final class Enrichment {
    *     breaks {@link RawRecord}'s contract
    */
   public static byte[] enrichRecord(RawRecord record, EnrichmentFields fields) {
-    Objects.requireNonNull(record, "record");
     Objects.requireNonNull(fields, "fields");
+    return enrichRecord(record, fields.members());
+  }
+
+  /**
+   * {@link #enrichRecord(RawRecord, EnrichmentFields)} with the fields already written as {@link
+   * EnrichmentFields#members()} writes them, so a caller enriching many records in the same
+   * millisecond writes them once.
+   *
+   * <p>A record {@link RawRecord#isCheckedObject() checked} to be one object, in which none of the
+   * four keys can stand (no {@code _source} or {@code _timestamp_} in its bytes, and no {@code \\u}
+   * escape that could spell one), is not parsed again: the fields go before its closing brace,
+   * which is what the parse would have found to do.
+   */
+  public static byte[] enrichRecord(RawRecord record, byte[] members) {
+    Objects.requireNonNull(record, "record");
+    Objects.requireNonNull(members, "members");
     byte[] json = record.bytes();
+    if (record.isCheckedObject() && !mayHoldAKey(json)) {
+      return appendToCheckedObject(json, members);
+    }
     TopLevel topLevel = TopLevel.read(json);
     int open = firstNonWhitespace(json);
     int close = lastNonWhitespace(json);
@@ -99,7 +120,7 @@ public final class Enrichment {
       out.writeBytes(WRAPPED_RECORD_KEY);
       out.write(json, open, close + 1 - open);
       out.write(',');
-      out.writeBytes(fields.members());
+      out.writeBytes(members);
       out.write('}');
       return out.toByteArray();
     }
@@ -113,8 +134,60 @@ public final class Enrichment {
       copied = endOfString(json, rename.keyStart());
     }
     out.write(json, copied, close - copied);
-    appendMembers(out, json, open, close, fields);
+    appendMembers(out, json, open, close, members);
     return out.toByteArray();
+  }
+
+  /** {@code object} (one object, trimmed) with {@code members} before its closing brace. */
+  private static byte[] appendToCheckedObject(byte[] object, byte[] members) {
+    int close = object.length - 1;
+    int last = close - 1;
+    while (last > 0 && isJsonWhitespace(object[last])) {
+      last--;
+    }
+    boolean empty = last == 0;
+    byte[] out = new byte[close + (empty ? 0 : 1) + members.length + 1];
+    System.arraycopy(object, 0, out, 0, close);
+    int at = close;
+    if (!empty) {
+      out[at++] = ',';
+    }
+    System.arraycopy(members, 0, out, at, members.length);
+    out[out.length - 1] = '}';
+    return out;
+  }
+
+  /**
+   * Whether a key of the four could be in {@code json}: every one starts with {@code _source} or
+   * {@code _timestamp_}, so as a key it stands right after a quote, and a key spelled with escapes
+   * needs {@code \\u} for any of its letters.
+   */
+  private static boolean mayHoldAKey(byte[] json) {
+    for (int i = 0; i + 1 < json.length; i++) {
+      byte b = json[i];
+      if (b == '\\' && json[i + 1] == 'u') {
+        return true;
+      }
+      if (b == '"'
+          && json[i + 1] == '_'
+          && (startsWith(json, i + 1, SOURCE_PREFIX)
+              || startsWith(json, i + 1, TIMESTAMP_PREFIX))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean startsWith(byte[] json, int at, byte[] prefix) {
+    if (at + prefix.length > json.length) {
+      return false;
+    }
+    for (int k = 1; k < prefix.length; k++) {
+      if (json[at + k] != prefix[k]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -122,7 +195,7 @@ public final class Enrichment {
    * when nothing but whitespace stands between its braces (a value never ends in '{').
    */
   private static void appendMembers(
-      ByteArrayOutputStream out, byte[] json, int open, int close, EnrichmentFields fields) {
+      ByteArrayOutputStream out, byte[] json, int open, int close, byte[] members) {
     int last = close - 1;
     while (last > open && isJsonWhitespace(json[last])) {
       last--;
@@ -130,7 +203,7 @@ public final class Enrichment {
     if (last != open) {
       out.write(',');
     }
-    out.writeBytes(fields.members());
+    out.writeBytes(members);
     out.write('}');
   }
 

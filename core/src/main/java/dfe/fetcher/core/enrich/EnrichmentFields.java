@@ -42,7 +42,7 @@ public record EnrichmentFields(
    * The four members as JSON, {@code "_timestamp_fetcher":...,"_source_fetcher":"..."}, without
    * braces or a leading comma, the strings escaped.
    */
-  byte[] members() {
+  public byte[] members() {
     ByteArrayOutputStream out =
         new ByteArrayOutputStream(96 + source.length() + sourceFetcher.length());
     writeKey(out, TIMESTAMP_FETCHER);

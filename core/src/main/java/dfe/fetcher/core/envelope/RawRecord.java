@@ -15,12 +15,14 @@ import java.util.Objects;
 public final class RawRecord {
 
   private final byte[] json;
+  private final boolean checkedObject;
   // Computed on first use; a race computes the same value twice, like String.hashCode.
   private long digest;
   private boolean digestKnown;
 
-  private RawRecord(byte[] json, long digest, boolean digestKnown) {
+  private RawRecord(byte[] json, boolean checkedObject, long digest, boolean digestKnown) {
     this.json = Objects.requireNonNull(json, "json");
+    this.checkedObject = checkedObject;
     this.digest = digest;
     this.digestKnown = digestKnown;
   }
@@ -30,7 +32,17 @@ public final class RawRecord {
    * bytes are not parsed here; {@link #digest()} fails on bytes that are not one JSON value.
    */
   public static RawRecord of(byte[] json) {
-    return new RawRecord(json, 0, false);
+    return new RawRecord(json, false, 0, false);
+  }
+
+  /**
+   * Wraps bytes the caller has checked to be exactly one JSON object, starting with its {@code {}
+   * and ending with its {@code }}, nothing around it. The enrichment then splices its fields in
+   * without parsing the record again. Bytes that break this promise land wrong, so only a source
+   * that validated or wrote the bytes itself may use it.
+   */
+  public static RawRecord ofCheckedObject(byte[] json) {
+    return new RawRecord(json, true, 0, false);
   }
 
   /** Wraps the UTF-8 encoding of {@code json}. */
@@ -40,7 +52,12 @@ public final class RawRecord {
 
   /** A record whose digest was computed while it was parsed, so it is not parsed twice. */
   static RawRecord withDigest(byte[] json, long digest) {
-    return new RawRecord(json, digest, true);
+    return new RawRecord(json, false, digest, true);
+  }
+
+  /** Whether the bytes were {@link #ofCheckedObject checked} to be one JSON object, trimmed. */
+  public boolean isCheckedObject() {
+    return checkedObject;
   }
 
   /** The bytes, not copied: callers must not change them. */

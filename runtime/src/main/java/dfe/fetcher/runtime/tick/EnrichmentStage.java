@@ -34,6 +34,10 @@ final class EnrichmentStage {
   private final Optional<RowKey> rowKey;
   private final EnrichedRowFrames rowFrames;
   private RowFrameEncoder rowEncoder;
+  // The last tail record's fields, written: records enriched in the same millisecond share them.
+  private long lastFetchedAt = Long.MIN_VALUE;
+  private long lastReceivedAt = Long.MIN_VALUE;
+  private byte[] lastMembers;
 
   EnrichmentStage(
       String topic, String sourceName, String store, Clock clock, Optional<RowKey> rowKey) {
@@ -88,7 +92,7 @@ final class EnrichmentStage {
 
   /** a tail record's message, keyed by its row key when the unit names one. */
   OutboundRecord record(RawRecord record, long fetchedAtMillis) {
-    byte[] value = Enrichment.enrichRecord(record, fields(fetchedAtMillis));
+    byte[] value = Enrichment.enrichRecord(record, members(fetchedAtMillis, clock.millis()));
     Optional<byte[]> key =
         rowKey.flatMap(pointer -> pointer.of(record)).map(k -> k.getBytes(StandardCharsets.UTF_8));
     return new OutboundRecord(topic, key, value, List.of());
@@ -100,6 +104,19 @@ final class EnrichmentStage {
       rowEncoder = new RowFrameEncoder(head);
     }
     return rowEncoder;
+  }
+
+  /** The four fields written, as {@link #fields} gives them; the source and store never change. */
+  private byte[] members(long fetchedAtMillis, long receivedAtMillis) {
+    if (lastMembers == null
+        || fetchedAtMillis != lastFetchedAt
+        || receivedAtMillis != lastReceivedAt) {
+      lastMembers =
+          new EnrichmentFields(fetchedAtMillis, receivedAtMillis, sourceName, store).members();
+      lastFetchedAt = fetchedAtMillis;
+      lastReceivedAt = receivedAtMillis;
+    }
+    return lastMembers;
   }
 
   private EnrichmentFields fields(long fetchedAtMillis) {

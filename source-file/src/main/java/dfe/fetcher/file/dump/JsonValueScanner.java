@@ -34,9 +34,14 @@ public final class JsonValueScanner {
 
   /** Whether {@code bytes[0, length)} is one JSON value, with whitespace around it at most. */
   public boolean isOneValue(byte[] bytes, int length) {
+    return isOneValue(bytes, 0, length);
+  }
+
+  /** Whether {@code bytes[from, to)} is one JSON value, with whitespace around it at most. */
+  public boolean isOneValue(byte[] bytes, int from, int to) {
     this.bytes = bytes;
-    this.end = length;
-    this.position = 0;
+    this.end = to;
+    this.position = from;
     try {
       skipWhitespace();
       if (!value()) {

@@ -54,6 +54,7 @@ final class TailRecords {
           .build();
   private static final JsonStringEncoder STRINGS = JsonStringEncoder.getInstance();
   private static final List<String> FIELDS = List.of(FILE_PATH, FILE_OFFSET);
+  private static final byte[] FIELD_PREFIX = "_file_".getBytes(StandardCharsets.US_ASCII);
 
   /** What a line decodes to. */
   sealed interface Decoded permits Record, Bad, Blank {}
@@ -69,20 +70,27 @@ final class TailRecords {
 
   private final TailDecoder decoder;
   private final JsonValueScanner scanner = new JsonValueScanner();
+  // "_file_path":"<path>","_file_offset": for the last path, written once per file, not per line.
+  private String prefixPath;
+  private byte[] fieldsPrefix;
 
   TailRecords(TailDecoder decoder) {
     this.decoder = decoder;
   }
 
   Decoded decode(byte[] line, int length, String path, long offset) {
+    if (decoder == TailDecoder.NDJSON) {
+      return json(line, length, path, offset);
+    }
     int invalid = Utf8.firstInvalid(line, length);
     if (invalid >= 0) {
-      return new Bad("not valid UTF-8 at byte " + invalid + " of the line");
+      return notUtf8(invalid);
     }
-    return switch (decoder) {
-      case NDJSON -> json(line, length, path, offset);
-      case LINES -> text(line, length, path, offset);
-    };
+    return text(line, length, path, offset);
+  }
+
+  private static Bad notUtf8(int at) {
+    return new Bad("not valid UTF-8 at byte " + at + " of the line");
   }
 
   private Decoded text(byte[] line, int length, String path, long offset) {
@@ -98,7 +106,7 @@ final class TailRecords {
     out.write(',');
     fields(out, path, offset);
     out.write('}');
-    return new Record(RawRecord.of(out.toByteArray()));
+    return new Record(RawRecord.ofCheckedObject(out.toByteArray()));
   }
 
   private Decoded json(byte[] line, int length, String path, long offset) {
@@ -116,40 +124,46 @@ final class TailRecords {
     if (from == to) {
       return new Blank();
     }
-    byte[] value = java.util.Arrays.copyOfRange(line, from, to);
-    String problem = problemOf(value);
-    if (problem != null) {
-      return new Bad(problem);
+    // The scanner checks UTF-8 strictly: a line it accepts needs no second look.
+    if (!scanner.isOneValue(line, from, to)) {
+      int invalid = Utf8.firstInvalid(line, length);
+      if (invalid >= 0) {
+        return notUtf8(invalid);
+      }
+      String problem = problemOf(java.util.Arrays.copyOfRange(line, from, to));
+      if (problem != null) {
+        return new Bad(problem);
+      }
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(value.length + 64 + path.length());
-    if (value[0] != '{') {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(to - from + 64 + path.length());
+    if (line[from] != '{') {
       out.write('{');
       string(out, Enrichment.WRAPPED_RECORD);
       out.write(':');
-      out.writeBytes(value);
+      out.write(line, from, to - from);
       out.write(',');
       fields(out, path, offset);
       out.write('}');
-      return new Record(RawRecord.of(out.toByteArray()));
+      return new Record(RawRecord.ofCheckedObject(out.toByteArray()));
     }
-    int copied = 0;
-    for (Rename rename : renames(value)) {
-      out.write(value, copied, rename.keyStart() - copied);
+    int copied = from;
+    for (Rename rename : renames(line, from, to)) {
+      out.write(line, copied, rename.keyStart() - copied);
       string(out, rename.newName());
-      copied = endOfString(value, rename.keyStart());
+      copied = endOfString(line, rename.keyStart());
     }
-    int close = value.length - 1; // the closing brace: the value is one object, trimmed
-    out.write(value, copied, close - copied);
+    int close = to - 1; // the closing brace: the value is one object, trimmed
+    out.write(line, copied, close - copied);
     int last = close - 1;
-    while (last > 0 && isWhitespace(value[last])) {
+    while (last > from && isWhitespace(line[last])) {
       last--;
     }
-    if (last > 0) {
+    if (last > from) {
       out.write(',');
     }
     fields(out, path, offset);
     out.write('}');
-    return new Record(RawRecord.of(out.toByteArray()));
+    return new Record(RawRecord.ofCheckedObject(out.toByteArray()));
   }
 
   /** What is wrong with {@code value} as one JSON value; null when nothing is. */
@@ -176,18 +190,21 @@ final class TailRecords {
     }
   }
 
-  /** The renames {@code object}'s colliding top-level keys need, in the order the keys stand. */
-  private static List<Rename> renames(byte[] object) {
-    if (!mentionsAField(object)) {
+  /**
+   * The renames the colliding top-level keys of the object at {@code line[from, to)} need, in the
+   * order the keys stand; their starts are indexes into {@code line}.
+   */
+  private static List<Rename> renames(byte[] line, int from, int to) {
+    if (!mayMentionAField(line, from, to)) {
       return List.of();
     }
     List<String> names = new ArrayList<>();
     List<Integer> starts = new ArrayList<>();
-    try (JsonParser parser = JSON.createParser(object)) {
+    try (JsonParser parser = JSON.createParser(line, from, to - from)) {
       parser.nextToken();
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         names.add(parser.currentName());
-        starts.add((int) parser.currentTokenLocation().getByteOffset());
+        starts.add(from + (int) parser.currentTokenLocation().getByteOffset());
         parser.nextToken();
         parser.skipChildren();
       }
@@ -209,17 +226,26 @@ final class TailRecords {
     return renames;
   }
 
-  /** A cheap look for the fields' names anywhere, before any parse for the top-level keys. */
-  private static boolean mentionsAField(byte[] object) {
-    byte[] needle = "_file_".getBytes(StandardCharsets.US_ASCII);
-    outer:
-    for (int i = 0; i + needle.length <= object.length; i++) {
-      for (int k = 0; k < needle.length; k++) {
-        if (object[i + k] != needle[k]) {
-          continue outer;
+  /**
+   * A cheap look, before any parse for the top-level keys, for what a field's name needs: {@code
+   * "_file_} as it stands (a key starts right after its quote), or a {@code \\u} escape, which
+   * could spell any of its letters.
+   */
+  private static boolean mayMentionAField(byte[] line, int from, int to) {
+    for (int i = from; i + 1 < to; i++) {
+      byte b = line[i];
+      if (b == '\\' && line[i + 1] == 'u') {
+        return true;
+      }
+      if (b == '"' && line[i + 1] == '_' && i + 1 + FIELD_PREFIX.length <= to) {
+        int k = 1;
+        while (k < FIELD_PREFIX.length && line[i + 1 + k] == FIELD_PREFIX[k]) {
+          k++;
+        }
+        if (k == FIELD_PREFIX.length) {
+          return true;
         }
       }
-      return true;
     }
     return false;
   }
@@ -234,13 +260,19 @@ final class TailRecords {
     return i + 1;
   }
 
-  private static void fields(ByteArrayOutputStream out, String path, long offset) {
-    string(out, FILE_PATH);
-    out.write(':');
-    string(out, path);
-    out.write(',');
-    string(out, FILE_OFFSET);
-    out.write(':');
+  private void fields(ByteArrayOutputStream out, String path, long offset) {
+    if (!path.equals(prefixPath)) {
+      ByteArrayOutputStream prefix = new ByteArrayOutputStream(path.length() + 32);
+      string(prefix, FILE_PATH);
+      prefix.write(':');
+      string(prefix, path);
+      prefix.write(',');
+      string(prefix, FILE_OFFSET);
+      prefix.write(':');
+      fieldsPrefix = prefix.toByteArray();
+      prefixPath = path;
+    }
+    out.writeBytes(fieldsPrefix);
     out.writeBytes(Long.toString(offset).getBytes(StandardCharsets.US_ASCII));
   }
 

@@ -130,6 +130,18 @@ class BadLinesTest {
   }
 
   @Test
+  void aCollidingKeySpelledWithEscapesIsKeptToo() throws IOException {
+    tail = TailSpecs.in(dir, "*.log").decoder(TailDecoder.NDJSON).harness();
+    Path file = write("app.log", "{\"\\u005ffile_offset\":7,\"n\":1}\n");
+
+    tail.read();
+
+    assertThat(tail.rows.get(0).get("_file_offset_original").asInt()).isEqualTo(7);
+    assertThat(tail.rows.get(0).get("_file_offset").asLong()).isZero();
+    assertThat(tail.rows.get(0).get("_file_path").asText()).isEqualTo(file.toString());
+  }
+
+  @Test
   void blankLinesLandNothingButMoveTheOffset() throws IOException {
     tail = TailSpecs.in(dir, "*.log").decoder(TailDecoder.NDJSON).harness();
     write("app.log", "\n\r\n{\"n\":1}\n\n");
