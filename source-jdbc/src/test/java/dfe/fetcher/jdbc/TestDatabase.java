@@ -170,12 +170,10 @@ final class TestDatabase implements AutoCloseable {
 
   static DbStore resumableDump(
       String unit, String query, List<String> key, int chunkRows, boolean countFirst) {
-    return new DbStore(
+    return store(
         unit,
-        true,
         Shape.DUMP,
         query,
-        Optional.empty(),
         countFirst,
         Optional.empty(),
         key,
@@ -183,9 +181,7 @@ final class TestDatabase implements AutoCloseable {
         DbStore.DEFAULT_MAX_PAGES_PER_TICK,
         0,
         DumpResume.BY_KEY,
-        chunkRows,
-        ORIGIN,
-        "sources.db.warehouse.stores[0].unit");
+        chunkRows);
   }
 
   private static DbStore store(
@@ -198,6 +194,32 @@ final class TestDatabase implements AutoCloseable {
       int limit,
       int maxPages,
       int settle) {
+    return store(
+        unit,
+        shape,
+        query,
+        countFirst,
+        zone,
+        key,
+        limit,
+        maxPages,
+        settle,
+        DumpResume.NONE,
+        DbStore.DEFAULT_CHUNK_ROWS);
+  }
+
+  private static DbStore store(
+      String unit,
+      Shape shape,
+      String query,
+      boolean countFirst,
+      Optional<ZoneId> zone,
+      List<String> key,
+      int limit,
+      int maxPages,
+      int settle,
+      DumpResume resume,
+      int chunkRows) {
     return new DbStore(
         unit,
         true,
@@ -210,6 +232,9 @@ final class TestDatabase implements AutoCloseable {
         limit,
         maxPages,
         settle,
+        resume,
+        chunkRows,
+        Map.of(),
         ORIGIN,
         "sources.db.warehouse.stores[0].unit");
   }

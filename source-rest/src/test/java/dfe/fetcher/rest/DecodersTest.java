@@ -26,6 +26,15 @@ class DecodersTest {
   }
 
   private RestConnection dump(String rows) {
+    return dump(rows, "");
+  }
+
+  /** A dump of /v1/assets whose pages may hold at most 1 KiB. */
+  private RestConnection boundedDump(String rows) {
+    return dump(rows, ", max_page_bytes: 1024");
+  }
+
+  private RestConnection dump(String rows, String more) {
     return RestFixture.connection(
         """
         topic: lab
@@ -33,9 +42,9 @@ class DecodersTest {
         profile:
           base_url: "{{ vars.host }}/v1"
           endpoints:
-            - {unit: assets, shape: dump, path: /assets, rows: %s}
+            - {unit: assets, shape: dump, path: /assets, rows: %s%s}
         """
-            .formatted(server.url(), rows));
+            .formatted(server.url(), rows, more));
   }
 
   @Test
@@ -136,22 +145,7 @@ class DecodersTest {
     server.on("/v1/assets", ok("{\"items\":[" + "{\"id\":1},".repeat(200) + "{\"id\":2}]}"));
 
     // document holds its page; json_at streams its rows (JsonAtStreamingTest).
-    RecordingSink sink =
-        RestFixture.read(
-            RestFixture.connection(
-                """
-                topic: lab
-                profile:
-                  base_url: "%s"
-                  endpoints:
-                    - unit: assets
-                      shape: dump
-                      path: /v1/assets
-                      rows: {decoder: document}
-                      max_page_bytes: 1024
-                """
-                    .formatted(server.url())),
-            "assets");
+    RecordingSink sink = RestFixture.read(boundedDump("{decoder: document}"), "assets");
 
     assertThat(sink.shape()).isEqualTo(List.of("begin", "abort"));
     assertThat(sink.abortReason().orElseThrow()).contains("longer than max_page_bytes 1024");
@@ -212,18 +206,7 @@ class DecodersTest {
         ApiServer.send(
             200, "text/plain", ("x".repeat(2000) + "\n").getBytes(StandardCharsets.UTF_8)));
 
-    RecordingSink sink =
-        RestFixture.read(
-            RestFixture.connection(
-                """
-                topic: lab
-                profile:
-                  base_url: "%s"
-                  endpoints:
-                    - {unit: assets, shape: dump, path: /v1/assets, rows: {decoder: lines}, max_page_bytes: 1024}
-                """
-                    .formatted(server.url())),
-            "assets");
+    RecordingSink sink = RestFixture.read(boundedDump("{decoder: lines}"), "assets");
 
     assertThat(sink.shape()).containsExactly("begin", "abort");
     assertThat(sink.abortReason().orElseThrow())
@@ -286,18 +269,7 @@ class DecodersTest {
   void jsonBoundsAnObjectBodyByMaxPageBytes() throws Exception {
     server.on("/v1/assets", ok("{\"items\":[" + "{\"id\":1},".repeat(200) + "{\"id\":2}]}"));
 
-    RecordingSink sink =
-        RestFixture.read(
-            RestFixture.connection(
-                """
-                topic: lab
-                profile:
-                  base_url: "%s"
-                  endpoints:
-                    - {unit: assets, shape: dump, path: /v1/assets, rows: {decoder: json}, max_page_bytes: 1024}
-                """
-                    .formatted(server.url())),
-            "assets");
+    RecordingSink sink = RestFixture.read(boundedDump("{decoder: json}"), "assets");
 
     assertThat(sink.shape()).containsExactly("begin", "abort");
     assertThat(sink.abortReason().orElseThrow())

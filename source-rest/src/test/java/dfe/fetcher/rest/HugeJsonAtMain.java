@@ -1,28 +1,18 @@
 package dfe.fetcher.rest;
 
 import com.sun.net.httpserver.HttpServer;
-import dfe.fetcher.core.row.Cancellation;
-import dfe.fetcher.core.row.Mark;
-import dfe.fetcher.core.row.Row;
-import dfe.fetcher.core.row.RowSink;
-import dfe.fetcher.source.OpenConnection;
-import dfe.fetcher.source.SourceMetrics;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Run in a child JVM with a small heap by {@link HugeJsonAtTest}: serves a first page of {@code
  * {"meta":...,"data":[...],"next":"p2"}} of {@code args[0]} bytes, generated on the fly, whose
  * cursor comes after the rows, and a small second page; reads them through a REST dump with {@code
- * json_at} and a body cursor, printing {@code rows=N bytes=M ended=true requests=2}. Nothing is
- * kept but counters, so whatever the source holds shows as heap.
+ * json_at} and a body cursor, counting what lands ({@link SmallHeapRead#count}) and the requests.
  */
 public final class HugeJsonAtMain {
 
@@ -77,53 +67,8 @@ public final class HugeJsonAtMain {
                    paginate: {type: cursor, from: "body:/next", into: "query:page"}}
             """
                 .formatted(server.getAddress().getPort()));
-    long[] rows = {0, 0};
-    boolean[] ended = {false};
-    RowSink counting =
-        new RowSink() {
-          @Override
-          public void beginPart(OptionalLong total) {}
-
-          @Override
-          public void row(Row row) {
-            rows[0]++;
-            rows[1] += row.record().length() + 1;
-          }
-
-          @Override
-          public void endPart(Optional<Mark> position) {
-            ended[0] = true;
-          }
-
-          @Override
-          public void abortPart(String reason) {
-            System.out.println("aborted: " + reason);
-          }
-
-          @Override
-          public void advance(Mark mark) {}
-        };
-    long started = System.nanoTime();
-    try (OpenConnection open =
-        RestFixture.open(connection, Clock.systemUTC(), SourceMetrics.NONE)) {
-      open.source("assets").read(Optional.empty(), counting, new Cancellation());
-    }
+    String counted = SmallHeapRead.count(connection);
     server.stop(0);
-    Runtime runtime = Runtime.getRuntime();
-    System.out.println(
-        "rows="
-            + rows[0]
-            + " bytes="
-            + rows[1]
-            + " ended="
-            + ended[0]
-            + " served_rows="
-            + served[0]
-            + " requests="
-            + requests.get()
-            + " seconds="
-            + (System.nanoTime() - started) / 1_000_000_000L
-            + " max_heap_mb="
-            + runtime.maxMemory() / (1024 * 1024));
+    System.out.println("served_rows=" + served[0] + " " + counted + " requests=" + requests.get());
   }
 }

@@ -2,12 +2,6 @@ package dfe.fetcher.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,24 +14,8 @@ class HugeJsonAtTest {
   @Test
   void aJsonAtPageFourTimesTheHeapStreamsAndItsCursorAfterTheRowsIsFollowed() throws Exception {
     long bytes = Long.getLong("dfe.rest.hugeBytes", 500L * 1000 * 1000);
-    Path javaBinary = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process child =
-        new ProcessBuilder(
-                List.of(
-                    javaBinary.toString(),
-                    "-Xmx128m",
-                    "-XX:+UseSerialGC",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    HugeJsonAtMain.class.getName(),
-                    Long.toString(bytes)))
-            .redirectErrorStream(true)
-            .redirectOutput(new File("target/huge-json-at.log"))
-            .start();
-    assertThat(child.waitFor(10, TimeUnit.MINUTES)).as("finished in 10 minutes").isTrue();
-    String output = Files.readString(Path.of("target/huge-json-at.log"), StandardCharsets.UTF_8);
+    String output = SmallHeapRead.inChild(HugeJsonAtMain.class, bytes, "huge-json-at.log");
 
-    assertThat(child.exitValue()).as(output).isZero();
     assertThat(output)
         .contains("ended=true")
         .contains("requests=2")

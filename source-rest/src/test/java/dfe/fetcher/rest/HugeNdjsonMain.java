@@ -1,25 +1,15 @@
 package dfe.fetcher.rest;
 
 import com.sun.net.httpserver.HttpServer;
-import dfe.fetcher.core.row.Cancellation;
-import dfe.fetcher.core.row.Mark;
-import dfe.fetcher.core.row.Row;
-import dfe.fetcher.core.row.RowSink;
-import dfe.fetcher.source.OpenConnection;
-import dfe.fetcher.source.SourceMetrics;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Run in a child JVM with a small heap by {@link HugeNdjsonTest}: serves {@code args[0]} bytes of
- * NDJSON generated on the fly and reads them through a REST dump, printing {@code rows=N bytes=M
- * ended=true}. Nothing is kept but counters, so whatever the source holds shows as heap.
+ * NDJSON generated on the fly and reads them through a REST dump ({@link SmallHeapRead#count}).
  */
 public final class HugeNdjsonMain {
 
@@ -63,51 +53,8 @@ public final class HugeNdjsonMain {
                    timeout_secs: 120}
             """
                 .formatted(server.getAddress().getPort()));
-    long[] rows = {0, 0};
-    boolean[] ended = {false};
-    RowSink counting =
-        new RowSink() {
-          @Override
-          public void beginPart(OptionalLong total) {}
-
-          @Override
-          public void row(Row row) {
-            rows[0]++;
-            rows[1] += row.record().length() + 1;
-          }
-
-          @Override
-          public void endPart(Optional<Mark> position) {
-            ended[0] = true;
-          }
-
-          @Override
-          public void abortPart(String reason) {
-            System.out.println("aborted: " + reason);
-          }
-
-          @Override
-          public void advance(Mark mark) {}
-        };
-    long started = System.nanoTime();
-    try (OpenConnection open =
-        RestFixture.open(connection, Clock.systemUTC(), SourceMetrics.NONE)) {
-      open.source("assets").read(Optional.empty(), counting, new Cancellation());
-    }
+    String counted = SmallHeapRead.count(connection);
     server.stop(0);
-    Runtime runtime = Runtime.getRuntime();
-    System.out.println(
-        "rows="
-            + rows[0]
-            + " bytes="
-            + rows[1]
-            + " ended="
-            + ended[0]
-            + " served_rows="
-            + served[0]
-            + " seconds="
-            + (System.nanoTime() - started) / 1_000_000_000L
-            + " max_heap_mb="
-            + runtime.maxMemory() / (1024 * 1024));
+    System.out.println("served_rows=" + served[0] + " " + counted);
   }
 }
