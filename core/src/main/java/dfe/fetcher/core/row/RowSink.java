@@ -62,6 +62,18 @@ public interface RowSink {
   default void chunkRead() throws InterruptedException {}
 
   /**
+   * Waits until the transport has acknowledged every row handed so far (their marks committed), so
+   * a source that must tell its provider what it delivered (a queue acknowledging its messages)
+   * tells it only what has landed: a crash before that redelivers, never loses. A transport that
+   * failed or refused makes it throw, as any sink method does; so does a stop. A driver that cannot
+   * tell when rows landed refuses it, so no source acknowledges what it cannot know landed.
+   */
+  default void awaitLanded() throws InterruptedException {
+    throw new UnsupportedOperationException(
+        "this driver cannot tell when rows landed, so it cannot run a unit that acknowledges them");
+  }
+
+  /**
    * The part was read completely.
    *
    * @param position the checkpoint once its frames are landed; empty when the part has nothing to

@@ -226,6 +226,20 @@ final class UnitTick implements RowSink {
     }
   }
 
+  /**
+   * Lands what is buffered and waits for every acknowledgement so far, committing the marks that
+   * came with the rows. Not between a dump part's begin and end: a queue is a tail unit.
+   */
+  @Override
+  public void awaitLanded() throws InterruptedException {
+    checkNotStopping();
+    if (envelope.isOpen()) {
+      throw new IllegalStateException(
+          "unit " + unit.store() + ": the source waited for its rows to land inside a dump part");
+    }
+    pipeline.awaitAll();
+  }
+
   private DumpResumeMark openMark(boolean ended) {
     return new DumpResumeMark(
         envelope.snapshotId(),

@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -393,5 +394,69 @@ class SourceContractTest {
 
     assertThat(outcome).isInstanceOf(TickOutcome.Failed.class);
     assertThat(Files.exists(landing.cursors.fileOf(KEY))).isFalse();
+  }
+
+  @Test
+  void awaitLandedReturnsOnlyOnceEveryRowHandedBeforeItIsAcknowledged() throws Exception {
+    HandCompletedTransport transport = new HandCompletedTransport();
+    landing.output = transport;
+    AtomicBoolean landed = new AtomicBoolean();
+    RowSource queue =
+        (checkpoint, sink, cancellation) -> {
+          sink.row(new Row(RawRecord.of("{\"id\":1}"), 1L, Optional.empty(), "queue:1"));
+          sink.row(new Row(RawRecord.of("{\"id\":2}"), 1L, Optional.empty(), "queue:2"));
+          sink.awaitLanded();
+          landed.set(true);
+        };
+    UnitRunner runner = landing.runner();
+    Future<TickOutcome> tick =
+        ticks.submit(() -> runner.runTick(Landing.tailUnit(queue, RowFilterStage.KEEP_ALL)));
+    await().atMost(Duration.ofSeconds(5)).until(() -> !transport.sent.isEmpty());
+
+    assertThat(transport.batch(0).batch()).hasSize(2);
+    assertThat(landed).as("returned before the acknowledgement").isFalse();
+    transport.acknowledgingOnSend();
+    transport.batch(0).acknowledge();
+
+    await().atMost(Duration.ofSeconds(5)).untilTrue(landed);
+    assertThat(tick.get(5, TimeUnit.SECONDS)).isInstanceOf(TickOutcome.Succeeded.class);
+  }
+
+  @Test
+  void awaitLandedThrowsWhenTheTransportFailsSoNothingIsAcknowledged() throws Exception {
+    HandCompletedTransport transport = new HandCompletedTransport();
+    landing.output = transport;
+    AtomicBoolean landed = new AtomicBoolean();
+    RowSource queue =
+        (checkpoint, sink, cancellation) -> {
+          sink.row(new Row(RawRecord.of("{\"id\":1}"), 1L, Optional.empty(), "queue:1"));
+          sink.awaitLanded();
+          landed.set(true);
+        };
+    UnitRunner runner = landing.runner();
+    Future<TickOutcome> tick =
+        ticks.submit(() -> runner.runTick(Landing.tailUnit(queue, RowFilterStage.KEEP_ALL)));
+    await().atMost(Duration.ofSeconds(5)).until(() -> !transport.sent.isEmpty());
+
+    transport.batch(0).fail("broker gone");
+
+    assertThat(tick.get(5, TimeUnit.SECONDS)).isInstanceOf(TickOutcome.Failed.class);
+    assertThat(landed).isFalse();
+  }
+
+  @Test
+  void awaitLandedInsideADumpPartFailsTheTick() {
+    RowSource confused =
+        (checkpoint, sink, cancellation) -> {
+          sink.beginPart(OptionalLong.empty());
+          sink.row(row("{\"id\":1}"));
+          sink.awaitLanded();
+        };
+
+    TickOutcome outcome =
+        landing.runner().runTick(Landing.dumpUnit(confused, RowFilterStage.KEEP_ALL));
+
+    assertThat(outcome).isInstanceOf(TickOutcome.Failed.class);
+    assertThat(landing.completeSnapshotRows(TOPIC)).isEmpty();
   }
 }
