@@ -72,6 +72,52 @@ class FileTailSourceTest {
   }
 
   @Test
+  void aReadFollowsAFileThatGrowsWhileItIsRead() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    append("app.log", "one\ntwo\nthree\n");
+    tail.onRow =
+        row -> {
+          if (row.get("message").asText().equals("two")) {
+            write("app.log", "four\nfive\n");
+          }
+        };
+
+    tail.read();
+
+    assertThat(tail.values()).containsExactly("one", "two", "three", "four", "five");
+  }
+
+  @Test
+  void aReadStopsFollowingAfterFollowForAndTheNextGoesOnWhereItStopped() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    append("app.log", "line1\n");
+    int[] written = {1};
+    tail.onRow =
+        row -> {
+          written[0]++;
+          write("app.log", "line" + written[0] + "\n");
+          tail.clock.advance(Duration.ofSeconds(1));
+        };
+
+    tail.read();
+
+    // One line a round, a second a line: the rounds of the first ten seconds.
+    long followed = FileTailSource.FOLLOW_FOR.toSeconds();
+    assertThat(tail.values()).isEqualTo(names("line", 1, (int) followed + 1));
+    tail.onRow = row -> {};
+    tail.read();
+    assertThat(tail.values()).isEqualTo(names("line", 1, written[0] + 1));
+  }
+
+  private void write(String name, String text) {
+    try {
+      append(name, text);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
   void aPartialLastLineIsHeldUntilItsNewlineIsWritten() throws IOException {
     TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
     append("app.log", "whole\npart");
