@@ -26,6 +26,10 @@ class ShippedJarOutputIT {
   record Run(int exitCode, String stdout, String stderr) {}
 
   private Run run(String... arguments) throws Exception {
+    return run(java.util.Map.of(), arguments);
+  }
+
+  private Run run(java.util.Map<String, String> environment, String... arguments) throws Exception {
     Path jar = Path.of(System.getProperty("dfe.fetcher.jar", "target/dfe-fetcher.jar"));
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -40,6 +44,7 @@ class ShippedJarOutputIT {
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
     builder.environment().keySet().removeIf(name -> name.startsWith("DFE_FETCHER_"));
+    builder.environment().putAll(environment);
     Process process = builder.start();
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("ended within 60 s").isTrue();
     return new Run(
@@ -59,6 +64,48 @@ class ShippedJarOutputIT {
 
   @Test
   void aRunWritesNothingOnStdoutAndOnlyLogEventsAndItsSummaryOnStderr() throws Exception {
+    writeOneUnitConfig();
+
+    Run once = run("run", "--config", "config.yaml", "--once");
+
+    assertThat(once.exitCode()).as(once.stderr()).isZero();
+    assertThat(once.stdout()).isEmpty();
+    assertThat(once.stderr().lines())
+        .contains("ran 1 unit, 0 failed")
+        .filteredOn(line -> !line.equals("ran 1 unit, 0 failed"))
+        .isNotEmpty()
+        .allMatch(line -> line.matches(EVENT_LINE));
+  }
+
+  @Test
+  void inJsonFromTheEnvironmentEveryLogLineIsOneEventObject() throws Exception {
+    writeOneUnitConfig();
+
+    Run once =
+        run(
+            java.util.Map.of("DFE_FETCHER_LOG_FORMAT", "json"),
+            "run",
+            "--config",
+            "config.yaml",
+            "--once");
+
+    assertThat(once.exitCode()).as(once.stderr()).isZero();
+    assertThat(once.stdout()).isEmpty();
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    List<String> events =
+        once.stderr().lines().filter(line -> !line.equals("ran 1 unit, 0 failed")).toList();
+    assertThat(events).isNotEmpty();
+    for (String line : events) {
+      com.fasterxml.jackson.databind.JsonNode event = json.readTree(line);
+      assertThat(event.path("@timestamp").asText()).as(line).endsWith("Z");
+      assertThat(event.path("log.level").asText()).as(line).isNotEmpty();
+      assertThat(event.path("log.logger").asText()).as(line).startsWith("dfe.fetcher");
+      assertThat(event.path("event").asText()).as(line).isNotEmpty();
+    }
+  }
+
+  private void writeOneUnitConfig() throws Exception {
     Files.writeString(directory.resolve("hosts.ndjson"), "{\"id\":1}\n{\"id\":2}\n");
     Files.writeString(
         directory.resolve("config.yaml"),
@@ -73,15 +120,5 @@ class ShippedJarOutputIT {
               units:
                 - {unit: hosts, dump: {paths: [hosts.ndjson]}}
         """);
-
-    Run once = run("run", "--config", "config.yaml", "--once");
-
-    assertThat(once.exitCode()).as(once.stderr()).isZero();
-    assertThat(once.stdout()).isEmpty();
-    assertThat(once.stderr().lines())
-        .contains("ran 1 unit, 0 failed")
-        .filteredOn(line -> !line.equals("ran 1 unit, 0 failed"))
-        .isNotEmpty()
-        .allMatch(line -> line.matches(EVENT_LINE));
   }
 }
