@@ -4,6 +4,7 @@ import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.runtime.config.KafkaOutput;
 import dfe.fetcher.source.config.Secret;
 import dfe.fetcher.source.config.SecretUnavailableException;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.KafkaException;
@@ -26,7 +27,9 @@ public final class ConfiguredTransport {
    */
   public static Transport open(FetcherConfig config) {
     return switch (config.output().type()) {
-      case FILE -> new FileTransport(config.output().fileDirectory());
+      case FILE ->
+          new FileTransport(
+              config.output().fileDirectory(), config.output().fileRotation(), Clock.systemUTC());
       case KAFKA -> {
         KafkaOutput kafka = config.output().kafka();
         Map<String, String> properties = checkedKafkaProperties(config);
