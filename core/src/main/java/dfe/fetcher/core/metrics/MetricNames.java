@@ -74,6 +74,14 @@ public final class MetricNames {
   public static final String TAIL_LAG_BYTES = "dfe_fetcher_tail_lag_bytes";
 
   /**
+   * Gauge, labels {@code source}, {@code file}: how long the oldest byte of a followed file not yet
+   * read has been in the file, in seconds, after the unit's last read (0 when it is read to its
+   * end); a lower bound, as precise as the time between two reads. A file no longer followed loses
+   * its series.
+   */
+  public static final String TAIL_LAG_SECONDS = "dfe_fetcher_tail_lag_seconds";
+
+  /**
    * Labels {@code source}, {@code kind} ({@code rename}: a path now names another file; {@code
    * truncate}: a file shrank below its offset and is read from its start; {@code deleted}: a file
    * removed while followed): rotations a file tail unit saw.

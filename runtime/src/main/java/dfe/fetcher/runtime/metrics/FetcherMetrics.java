@@ -42,6 +42,7 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   private final Counter tailBytes;
   private final Gauge tailFilesWatched;
   private final Gauge tailLag;
+  private final Gauge tailLagSeconds;
   private final Counter tailRotations;
   private final Gauge apiQuotaRemaining;
   private final Counter restCredentialsWithheld;
@@ -181,6 +182,14 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
             .help("Bytes of a followed file not read yet (size - offset) after the last read")
             .labelNames("source", "file")
             .register(registry);
+    tailLagSeconds =
+        Gauge.builder()
+            .name(MetricNames.TAIL_LAG_SECONDS)
+            .help(
+                "How long the oldest unread byte of a followed file has been in it, after the last"
+                    + " read; 0 when read to its end")
+            .labelNames("source", "file")
+            .register(registry);
     tailRotations =
         Counter.builder()
             .name(MetricNames.TAIL_ROTATIONS)
@@ -272,6 +281,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.TAIL_FILES_WATCHED -> tailFilesWatched.labelValues(source).set(value);
       case MetricNames.TAIL_LAG_BYTES ->
           tailLag.labelValues(source, labels.getOrDefault("file", "")).set(value);
+      case MetricNames.TAIL_LAG_SECONDS ->
+          tailLagSeconds.labelValues(source, labels.getOrDefault("file", "")).set(value);
       default -> {
         // Not registered by this build.
       }
@@ -280,8 +291,13 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
 
   @Override
   public void remove(String name, String source, Map<String, String> labels) {
-    if (name.equals(MetricNames.TAIL_LAG_BYTES)) {
-      tailLag.remove(source, labels.getOrDefault("file", ""));
+    switch (name) {
+      case MetricNames.TAIL_LAG_BYTES -> tailLag.remove(source, labels.getOrDefault("file", ""));
+      case MetricNames.TAIL_LAG_SECONDS ->
+          tailLagSeconds.remove(source, labels.getOrDefault("file", ""));
+      default -> {
+        // Not registered by this build.
+      }
     }
   }
 
@@ -423,6 +439,7 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
     return switch (name) {
       case MetricNames.TAIL_FILES_WATCHED -> tailFilesWatched.labelValues(labelValues).get();
       case MetricNames.TAIL_LAG_BYTES -> tailLag.labelValues(labelValues).get();
+      case MetricNames.TAIL_LAG_SECONDS -> tailLagSeconds.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no gauge named " + name);
     };
   }

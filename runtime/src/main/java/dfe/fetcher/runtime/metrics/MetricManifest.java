@@ -161,6 +161,12 @@ public final class MetricManifest {
               List.of("source", "file"),
               "bytes of a followed file not read yet (size less offset) after the unit's last read"),
           new Series(
+              MetricNames.TAIL_LAG_SECONDS,
+              Type.GAUGE,
+              List.of("source", "file"),
+              "seconds the oldest unread byte of a followed file has been in it (at least), after"
+                  + " the unit's last read; 0 when it is read to its end"),
+          new Series(
               MetricNames.TAIL_ROTATIONS,
               Type.COUNTER,
               List.of("source", "kind"),
