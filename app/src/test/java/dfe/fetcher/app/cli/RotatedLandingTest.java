@@ -85,4 +85,42 @@ class RotatedLandingTest {
         .contains("1 snapshot: 0 complete, 1 truncated, 0 open, 0 conflict; 0 lines not a frame");
     assertThat(liveOnly.exitCode()).isNotZero();
   }
+
+  @Test
+  void aSecondRunRotatesOnAfterTheFilesTheFirstLeftAndBothSnapshotsVerify() throws IOException {
+    FetcherWorkspace workspace = new FetcherWorkspace(directory);
+    Path config = workspace.config(CONFIG);
+    workspace.write("data/a.ndjson", FetcherWorkspace.ndjson(rows(0, 30)));
+    CliRun first = CliRun.of("run", "--config", config.toString(), "--once");
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    List<String> afterFirst = topicFilesInNameOrder(workspace.landing());
+
+    CliRun idle = CliRun.of("run", "--config", config.toString(), "--once");
+    assertThat(idle.exitCode()).as(idle.err()).isZero();
+    assertThat(topicFilesInNameOrder(workspace.landing()))
+        .as("the checkpoint covers what landed: nothing lands twice")
+        .isEqualTo(afterFirst);
+
+    workspace.write("data/b.ndjson", FetcherWorkspace.ndjson(rows(30, 60)));
+    CliRun second = CliRun.of("run", "--config", config.toString(), "--once");
+    assertThat(second.exitCode()).as(second.err()).isZero();
+
+    List<String> files = topicFilesInNameOrder(workspace.landing());
+    assertThat(files)
+        .as("the first run's rotated files are still there, in front")
+        .startsWith(afterFirst.subList(0, afterFirst.size() - 1).toArray(String[]::new))
+        .hasSizeGreaterThan(afterFirst.size());
+    List<String> args = new ArrayList<>(List.of("snapshots", "verify"));
+    args.addAll(files);
+    CliRun verified = CliRun.of(args.toArray(String[]::new));
+    assertThat(verified.exitCode()).as(verified.out() + verified.err()).isZero();
+    assertThat(verified.out())
+        .contains("2 snapshots: 2 complete, 0 truncated, 0 open, 0 conflict; 0 lines not a frame");
+  }
+
+  private static String[] rows(int from, int to) {
+    return IntStream.range(from, to)
+        .mapToObj(i -> "{\"id\":" + i + ",\"name\":\"host-" + i + "\"}")
+        .toArray(String[]::new);
+  }
 }
