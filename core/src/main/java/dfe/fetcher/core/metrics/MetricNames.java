@@ -89,6 +89,18 @@ public final class MetricNames {
   public static final String TAIL_ROTATIONS = "dfe_fetcher_tail_rotations_total";
 
   /**
+   * Label {@code topic}: rotations of the file output's live file of a topic ({@code
+   * output.file.rotate_bytes}, {@code rotate_secs}); from zero once the topic's file is first used.
+   */
+  public static final String OUTPUT_FILE_ROTATIONS = "dfe_fetcher_output_file_rotations_total";
+
+  /**
+   * Label {@code topic}: rotated files of a topic the file output's retention deleted ({@code
+   * output.file.retain_files}, {@code retain_secs}); from zero once the topic's file is first used.
+   */
+  public static final String OUTPUT_FILES_DELETED = "dfe_fetcher_output_files_deleted_total";
+
+  /**
    * Label {@code source}, a gauge: the requests the API says are left in its current rate-limit
    * window, as a REST unit's last response with {@code X-RateLimit-Remaining}, {@code
    * X-Rate-Limit-Remaining} or {@code RateLimit-Remaining} reported it.

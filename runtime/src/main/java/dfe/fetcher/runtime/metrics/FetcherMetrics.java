@@ -4,6 +4,7 @@ import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.runtime.tick.BoundUnit;
 import dfe.fetcher.runtime.tick.TickMetrics;
+import dfe.fetcher.runtime.transport.FileOutputEvents;
 import dfe.fetcher.source.SourceMetrics;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -19,7 +20,7 @@ import java.util.function.BooleanSupplier;
  * The fetcher's metrics, registered in one registry under the names of {@link MetricNames}. Labels
  * carry store, topic and reason names only, never a value from a record or a secret.
  */
-public final class FetcherMetrics implements SourceMetrics, TickMetrics {
+public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOutputEvents {
 
   private final PrometheusRegistry registry;
   private final Counter snapshots;
@@ -44,6 +45,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   private final Gauge tailLag;
   private final Gauge tailLagSeconds;
   private final Counter tailRotations;
+  private final Counter outputFileRotations;
+  private final Counter outputFilesDeleted;
   private final Gauge apiQuotaRemaining;
   private final Counter restCredentialsWithheld;
   private final UnitFreshness freshness;
@@ -195,6 +198,18 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
             .name(MetricNames.TAIL_ROTATIONS)
             .help("Rotations a file tail unit saw: rename, truncate, deleted")
             .labelNames("source", "kind")
+            .register(registry);
+    outputFileRotations =
+        Counter.builder()
+            .name(MetricNames.OUTPUT_FILE_ROTATIONS)
+            .help("Rotations of the file output's live file of a topic")
+            .labelNames("topic")
+            .register(registry);
+    outputFilesDeleted =
+        Counter.builder()
+            .name(MetricNames.OUTPUT_FILES_DELETED)
+            .help("Rotated files of a topic the file output's retention deleted")
+            .labelNames("topic")
             .register(registry);
     apiQuotaRemaining =
         Gauge.builder()
@@ -430,8 +445,26 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.TAIL_ROTATIONS -> tailRotations.labelValues(labelValues).get();
       case MetricNames.REST_CREDENTIALS_WITHHELD ->
           restCredentialsWithheld.labelValues(labelValues).get();
+      case MetricNames.OUTPUT_FILE_ROTATIONS -> outputFileRotations.labelValues(labelValues).get();
+      case MetricNames.OUTPUT_FILES_DELETED -> outputFilesDeleted.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no counter named " + name);
     };
+  }
+
+  @Override
+  public void topicOpened(String topic) {
+    outputFileRotations.labelValues(topic);
+    outputFilesDeleted.labelValues(topic);
+  }
+
+  @Override
+  public void rotated(String topic) {
+    outputFileRotations.labelValues(topic).inc();
+  }
+
+  @Override
+  public void deleted(String topic) {
+    outputFilesDeleted.labelValues(topic).inc();
   }
 
   /** The current value of a gauge, for tests. */

@@ -172,6 +172,17 @@ public final class MetricManifest {
               List.of("source", "kind"),
               "rotations a file tail unit saw (rename, truncate, deleted)"),
           new Series(
+              MetricNames.OUTPUT_FILE_ROTATIONS,
+              Type.COUNTER,
+              List.of("topic"),
+              "rotations of the file output's live file of a topic, from the topic's first write"),
+          new Series(
+              MetricNames.OUTPUT_FILES_DELETED,
+              Type.COUNTER,
+              List.of("topic"),
+              "rotated files of a topic the file output's retention deleted, from the topic's"
+                  + " first write"),
+          new Series(
               MetricNames.CHECKPOINT_AGE,
               Type.GAUGE,
               List.of("source"),

@@ -72,20 +72,24 @@ public final class FileTransport implements Transport {
   private final Path directory;
   private final FileRotation rotation;
   private final Clock clock;
+  private final FileOutputEvents events;
   private final Map<String, TopicFile> files = new ConcurrentHashMap<>();
 
   /** One file per topic that only grows: no rotation, no retention. */
   public FileTransport(Path directory) {
-    this(directory, FileRotation.NEVER, Clock.systemUTC());
+    this(directory, FileRotation.NEVER, Clock.systemUTC(), FileOutputEvents.NONE);
   }
 
   /**
    * @param clock dates rotated files and decides their age, and the live file's
+   * @param events told of every rotation and deletion
    */
-  public FileTransport(Path directory, FileRotation rotation, Clock clock) {
+  public FileTransport(
+      Path directory, FileRotation rotation, Clock clock, FileOutputEvents events) {
     this.directory = directory;
     this.rotation = rotation;
     this.clock = clock;
+    this.events = events;
   }
 
   /** The file a topic lands in. */
@@ -210,6 +214,7 @@ public final class FileTransport implements Transport {
     TopicFile(String topic, Path path) {
       this.topic = topic;
       this.path = path;
+      events.topicOpened(topic);
     }
 
     void lock(String topic) throws IOException, InterruptedException {
@@ -298,6 +303,7 @@ public final class FileTransport implements Transport {
       newestRotated = Optional.of(rotated);
       namesNotDurable = true;
       open(now); // a new, empty live file; the directory is fsynced before anything is written
+      events.rotated(topic);
       LOG.info(
           "event=output_file_rotated topic={} file={} bytes={} reason={}",
           topic,
@@ -339,8 +345,10 @@ public final class FileTransport implements Transport {
         }
         Path file = path.resolveSibling(each.fileName());
         try {
-          Files.deleteIfExists(file);
-          LOG.info("event=output_file_deleted topic={} file={} reason={}", topic, file, reason);
+          if (Files.deleteIfExists(file)) {
+            events.deleted(topic);
+            LOG.info("event=output_file_deleted topic={} file={} reason={}", topic, file, reason);
+          }
         } catch (IOException e) {
           LOG.warn(
               "event=output_file_not_deleted topic={} file={} reason=\"{}\"",

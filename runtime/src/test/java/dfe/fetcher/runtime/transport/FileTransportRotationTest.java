@@ -30,7 +30,7 @@ class FileTransportRotationTest {
   private final SteppedClock clock = new SteppedClock(START);
 
   private FileTransport transport(FileRotation rotation) {
-    return new FileTransport(directory, rotation, clock);
+    return new FileTransport(directory, rotation, clock, FileOutputEvents.NONE);
   }
 
   private static FileRotation bySize(long bytes) {
@@ -156,7 +156,10 @@ class FileTransportRotationTest {
   void retainFilesKeepsTheNewestRotatedFilesOfTheTopicAndTouchesNothingElse() throws IOException {
     Files.writeString(directory.resolve("t+notes.ndjson"), "an operator's file\n");
     Files.writeString(directory.resolve("u+20200101T000000Z-000001.ndjson"), "another topic\n");
-    FileTransport transport = transport(new FileRotation(1, Duration.ZERO, 2, Duration.ZERO));
+    RecordedEvents events = new RecordedEvents();
+    FileTransport transport =
+        new FileTransport(
+            directory, new FileRotation(1, Duration.ZERO, 2, Duration.ZERO), clock, events);
 
     for (int i = 1; i <= 5; i++) {
       sent(transport.send(batch("t", "line " + i)));
@@ -171,6 +174,15 @@ class FileTransportRotationTest {
             "t+notes.ndjson",
             "t.ndjson",
             "u+20200101T000000Z-000001.ndjson");
+    assertThat(events.seen)
+        .containsExactly(
+            "opened t",
+            "rotated t",
+            "rotated t",
+            "rotated t",
+            "deleted t",
+            "rotated t",
+            "deleted t");
     assertThat(content("t+20261202T104119Z-000001.ndjson")).isEqualTo("line 3\n");
     assertThat(content("t+20261202T104120Z-000001.ndjson")).isEqualTo("line 4\n");
     assertThat(content("t.ndjson")).isEqualTo("line 5\n");
@@ -302,6 +314,26 @@ class FileTransportRotationTest {
 
     assertThat(names()).containsExactly("t.ndjson");
     assertThat(Files.size(directory.resolve("t.ndjson"))).isEqualTo(3 * 1001);
+  }
+
+  /** The events the transport told, in order. */
+  private static final class RecordedEvents implements FileOutputEvents {
+    final List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public void topicOpened(String topic) {
+      seen.add("opened " + topic);
+    }
+
+    @Override
+    public void rotated(String topic) {
+      seen.add("rotated " + topic);
+    }
+
+    @Override
+    public void deleted(String topic) {
+      seen.add("deleted " + topic);
+    }
   }
 
   /** A clock the test moves. */
