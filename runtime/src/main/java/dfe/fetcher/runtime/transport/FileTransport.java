@@ -237,6 +237,13 @@ public final class FileTransport implements Transport {
         return;
       }
       Files.createDirectories(path.getParent());
+      if (newestRotated == null && (rotation.rotates() || rotation.limitsRetention())) {
+        // Before the file is opened: should the listing fail, the next batch tries all again.
+        List<RotatedFile> rotated = rotatedFiles();
+        newestRotated =
+            rotated.isEmpty() ? Optional.empty() : Optional.of(rotated.get(rotated.size() - 1));
+        applyRetention(rotated, now);
+      }
       boolean existed = Files.exists(path);
       if (existed) {
         try (RandomAccessFile repair = new RandomAccessFile(path.toFile(), "rw")) {
@@ -256,12 +263,6 @@ public final class FileTransport implements Transport {
       }
       out = opened;
       length = Files.size(path);
-      if (newestRotated == null && (rotation.rotates() || rotation.limitsRetention())) {
-        List<RotatedFile> rotated = rotatedFiles();
-        newestRotated =
-            rotated.isEmpty() ? Optional.empty() : Optional.of(rotated.get(rotated.size() - 1));
-        applyRetention(rotated, now);
-      }
       firstLineAt = null;
       if (length > 0) {
         firstLineAt =
