@@ -4,6 +4,7 @@ import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.runtime.tick.BoundUnit;
 import dfe.fetcher.runtime.tick.TickMetrics;
+import dfe.fetcher.runtime.transport.FileOutputEvents;
 import dfe.fetcher.source.SourceMetrics;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -19,7 +20,7 @@ import java.util.function.BooleanSupplier;
  * The fetcher's metrics, registered in one registry under the names of {@link MetricNames}. Labels
  * carry store, topic and reason names only, never a value from a record or a secret.
  */
-public final class FetcherMetrics implements SourceMetrics, TickMetrics {
+public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOutputEvents {
 
   private final PrometheusRegistry registry;
   private final Counter snapshots;
@@ -42,7 +43,10 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   private final Counter tailBytes;
   private final Gauge tailFilesWatched;
   private final Gauge tailLag;
+  private final Gauge tailLagSeconds;
   private final Counter tailRotations;
+  private final Counter outputFileRotations;
+  private final Counter outputFilesDeleted;
   private final Gauge apiQuotaRemaining;
   private final Counter restCredentialsWithheld;
   private final UnitFreshness freshness;
@@ -181,11 +185,31 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
             .help("Bytes of a followed file not read yet (size - offset) after the last read")
             .labelNames("source", "file")
             .register(registry);
+    tailLagSeconds =
+        Gauge.builder()
+            .name(MetricNames.TAIL_LAG_SECONDS)
+            .help(
+                "How long the oldest unread byte of a followed file has been in it, after the last"
+                    + " read; 0 when read to its end")
+            .labelNames("source", "file")
+            .register(registry);
     tailRotations =
         Counter.builder()
             .name(MetricNames.TAIL_ROTATIONS)
             .help("Rotations a file tail unit saw: rename, truncate, deleted")
             .labelNames("source", "kind")
+            .register(registry);
+    outputFileRotations =
+        Counter.builder()
+            .name(MetricNames.OUTPUT_FILE_ROTATIONS)
+            .help("Rotations of the file output's live file of a topic")
+            .labelNames("topic")
+            .register(registry);
+    outputFilesDeleted =
+        Counter.builder()
+            .name(MetricNames.OUTPUT_FILES_DELETED)
+            .help("Rotated files of a topic the file output's retention deleted")
+            .labelNames("topic")
             .register(registry);
     apiQuotaRemaining =
         Gauge.builder()
@@ -272,6 +296,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.TAIL_FILES_WATCHED -> tailFilesWatched.labelValues(source).set(value);
       case MetricNames.TAIL_LAG_BYTES ->
           tailLag.labelValues(source, labels.getOrDefault("file", "")).set(value);
+      case MetricNames.TAIL_LAG_SECONDS ->
+          tailLagSeconds.labelValues(source, labels.getOrDefault("file", "")).set(value);
       default -> {
         // Not registered by this build.
       }
@@ -280,8 +306,13 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
 
   @Override
   public void remove(String name, String source, Map<String, String> labels) {
-    if (name.equals(MetricNames.TAIL_LAG_BYTES)) {
-      tailLag.remove(source, labels.getOrDefault("file", ""));
+    switch (name) {
+      case MetricNames.TAIL_LAG_BYTES -> tailLag.remove(source, labels.getOrDefault("file", ""));
+      case MetricNames.TAIL_LAG_SECONDS ->
+          tailLagSeconds.remove(source, labels.getOrDefault("file", ""));
+      default -> {
+        // Not registered by this build.
+      }
     }
   }
 
@@ -414,8 +445,26 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.TAIL_ROTATIONS -> tailRotations.labelValues(labelValues).get();
       case MetricNames.REST_CREDENTIALS_WITHHELD ->
           restCredentialsWithheld.labelValues(labelValues).get();
+      case MetricNames.OUTPUT_FILE_ROTATIONS -> outputFileRotations.labelValues(labelValues).get();
+      case MetricNames.OUTPUT_FILES_DELETED -> outputFilesDeleted.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no counter named " + name);
     };
+  }
+
+  @Override
+  public void topicOpened(String topic) {
+    outputFileRotations.labelValues(topic);
+    outputFilesDeleted.labelValues(topic);
+  }
+
+  @Override
+  public void rotated(String topic) {
+    outputFileRotations.labelValues(topic).inc();
+  }
+
+  @Override
+  public void deleted(String topic) {
+    outputFilesDeleted.labelValues(topic).inc();
   }
 
   /** The current value of a gauge, for tests. */
@@ -423,6 +472,7 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
     return switch (name) {
       case MetricNames.TAIL_FILES_WATCHED -> tailFilesWatched.labelValues(labelValues).get();
       case MetricNames.TAIL_LAG_BYTES -> tailLag.labelValues(labelValues).get();
+      case MetricNames.TAIL_LAG_SECONDS -> tailLagSeconds.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no gauge named " + name);
     };
   }

@@ -105,6 +105,9 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   private final Set<String> reported = new HashSet<>();
   private final Set<String> lagSeries = new HashSet<>();
 
+  /** By identity: when the unread part of each followed file was written. */
+  private final Map<String, UnreadAge> unreadAges = new HashMap<>();
+
   /** What this process read of a file's start, valid while its size and time stay the same. */
   private record Prefix(long size, Instant modified, byte[] bytes, int length, boolean gzip) {}
 
@@ -222,6 +225,7 @@ public final class FileTailSource implements RowSource, AutoCloseable {
     lastIdentity.keySet().retainAll(fingerprints);
     rotatedAwaySince.keySet().retainAll(fingerprints);
     lastSize.keySet().retainAll(identities);
+    unreadAges.keySet().retainAll(identities);
     completeAt.keySet().retainAll(identities);
     prefixes.keySet().removeIf(key -> !identities.contains(key.substring(0, key.indexOf('|'))));
     reported.removeIf(
@@ -659,6 +663,7 @@ public final class FileTailSource implements RowSource, AutoCloseable {
 
   private void report(List<FollowedFile> kept) {
     metrics.set(MetricNames.TAIL_FILES_WATCHED, store, Map.of(), kept.size());
+    Instant at = clock.instant();
     Set<String> now = new LinkedHashSet<>();
     for (FollowedFile file : kept) {
       if (file.complete) {
@@ -671,10 +676,20 @@ public final class FileTailSource implements RowSource, AutoCloseable {
           store,
           Map.of("file", label),
           Math.max(0, file.limit - file.offset));
+      UnreadAge age = unreadAges.computeIfAbsent(file.identity, identity -> new UnreadAge());
+      Instant writtenBy =
+          file.lastWrite == null || file.lastWrite.isAfter(at) ? at : file.lastWrite;
+      age.observe(file.limit, writtenBy);
+      metrics.set(
+          MetricNames.TAIL_LAG_SECONDS,
+          store,
+          Map.of("file", label),
+          age.at(file.offset, at).toMillis() / 1000.0);
     }
     for (String gone : lagSeries) {
       if (!now.contains(gone)) {
         metrics.remove(MetricNames.TAIL_LAG_BYTES, store, Map.of("file", gone));
+        metrics.remove(MetricNames.TAIL_LAG_SECONDS, store, Map.of("file", gone));
       }
     }
     lagSeries.clear();

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -644,6 +645,50 @@ class FileTailSourceTest {
     assertThat(tail.metrics.get(MetricNames.TAIL_FILES_WATCHED, Map.of())).isEqualTo(1.0);
     assertThat(tail.metrics.get(MetricNames.TAIL_LAG_BYTES, Map.of("file", file.toString())))
         .isEqualTo(7.0);
+  }
+
+  @Test
+  void theLagInSecondsIsHowLongTheOldestUnreadByteHasBeenInTheFileAndZeroOnceReadToItsEnd()
+      throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    Path file = append("app.log", "ab\npart");
+    quietSince(file, tail);
+    Map<String, String> labels = Map.of("file", file.toString());
+
+    tail.read();
+    assertThat(tail.metrics.get(MetricNames.TAIL_LAG_SECONDS, labels)).isEqualTo(0.0);
+
+    tail.clock.advance(Duration.ofSeconds(90));
+    tail.read();
+    assertThat(tail.metrics.get(MetricNames.TAIL_LAG_SECONDS, labels)).isEqualTo(90.0);
+
+    // The writer appends behind the unread part: its oldest byte is still from the first write,
+    // where now less the modification time would say 30 s.
+    quietSince(append("app.log", "ial"), tail);
+    tail.clock.advance(Duration.ofSeconds(30));
+    tail.read();
+    assertThat(tail.metrics.get(MetricNames.TAIL_LAG_SECONDS, labels)).isEqualTo(120.0);
+
+    quietSince(append("app.log", "\n"), tail);
+    tail.clock.advance(Duration.ofMillis(1500));
+    tail.read();
+    assertThat(tail.values()).containsExactly("ab", "partial");
+    assertThat(tail.metrics.values)
+        .containsEntry(MetricNames.TAIL_LAG_SECONDS + labels, 0.0)
+        .containsEntry(MetricNames.TAIL_LAG_BYTES + labels, 0.0);
+  }
+
+  @Test
+  void unreadDataFoundAtTheFirstReadIsAsOldAsTheFilesLastWrite() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    Path file = append("app.log", "whole\nwritten an hour ago, no newline yet");
+    Files.setLastModifiedTime(
+        file, FileTime.from(tail.clock.instant().minus(Duration.ofMinutes(60))));
+
+    tail.read();
+
+    assertThat(tail.metrics.get(MetricNames.TAIL_LAG_SECONDS, Map.of("file", file.toString())))
+        .isEqualTo(3600.0);
   }
 
   @Test
