@@ -68,7 +68,7 @@ final class StatusCommand implements Callable<Integer> {
       if (loaded == null) {
         return ConfigCheckCommand.INVALID_CONFIG;
       }
-      address = addressOf(loaded.metrics());
+      address = addressOf(loaded.metrics(), spec);
     }
     URI uri;
     try {
@@ -104,10 +104,14 @@ final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
-  private String addressOf(MetricsConfig metrics) {
+  /**
+   * The HOST:PORT to ask a service listening on {@code metrics.address}; a usage error of {@code
+   * command} for port 0.
+   */
+  static String addressOf(MetricsConfig metrics, CommandSpec command) {
     if (metrics.port() == 0) {
       throw new ParameterException(
-          spec.commandLine(),
+          command.commandLine(),
           "metrics.address "
               + metrics.address()
               + " listens on any free port: pass --address HOST:PORT (the service logs it as"
