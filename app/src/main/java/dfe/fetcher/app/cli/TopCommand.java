@@ -103,7 +103,7 @@ final class TopCommand implements Callable<Integer> {
     } catch (IOException e) {
       terminal
           .err()
-          .println(uri + ": cannot read the metrics (is the fetcher running?): " + e.getMessage());
+          .println(uri + ": cannot read the metrics (is the fetcher running?): " + describe(e));
       return StatusCommand.UNREACHABLE;
     }
     Duration interval = Duration.ofMillis(Math.round(intervalSeconds * 1000));
@@ -168,7 +168,7 @@ final class TopCommand implements Callable<Integer> {
         latest = scrape(http, uri);
         problem = null;
       } catch (IOException e) {
-        problem = "cannot read the metrics: " + e.getMessage() + "; trying again";
+        problem = "cannot read the metrics: " + describe(e) + "; trying again";
       }
     }
   }
@@ -234,6 +234,11 @@ final class TopCommand implements Callable<Integer> {
           spec.commandLine(),
           (where.url != null ? "--url " : "--address ") + text + ": " + e.getMessage());
     }
+  }
+
+  /** The exception's message, or its kind when it has none (a refused connection has none). */
+  private static String describe(IOException e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   private static Scrape scrape(HttpClient http, URI uri) throws IOException, InterruptedException {
