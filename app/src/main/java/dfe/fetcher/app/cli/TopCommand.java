@@ -21,9 +21,11 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.utils.InfoCmp;
 import org.jline.utils.NonBlockingReader;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -107,45 +109,55 @@ final class TopCommand implements Callable<Integer> {
       return StatusCommand.UNREACHABLE;
     }
     Duration interval = Duration.ofMillis(Math.round(intervalSeconds * 1000));
-    try (org.jline.terminal.Terminal screen =
-        TerminalBuilder.builder().system(true).dumb(true).build()) {
+    if (System.console() == null) {
+      // Not on a terminal (stdout a pipe or a file): each read is printed after the last, until
+      // the process is stopped; no key is read.
+      watch(
+          http,
+          uri,
+          first,
+          interval,
+          new PrintWriter(terminal.out(), true),
+          Optional.empty(),
+          new AtomicBoolean());
+      return 0;
+    }
+    try (org.jline.terminal.Terminal screen = TerminalBuilder.builder().system(true).build()) {
       AtomicBoolean quit = new AtomicBoolean();
       screen.handle(org.jline.terminal.Terminal.Signal.INT, signal -> quit.set(true));
-      boolean interactive = !screen.getType().startsWith("dumb");
-      if (interactive) {
-        screen.enterRawMode();
-        screen.puts(org.jline.utils.InfoCmp.Capability.cursor_invisible);
-      }
+      screen.enterRawMode();
+      screen.puts(InfoCmp.Capability.cursor_invisible);
       try {
-        watch(http, uri, first, interval, screen, interactive, quit);
+        watch(http, uri, first, interval, screen.writer(), Optional.of(screen.reader()), quit);
       } finally {
-        if (interactive) {
-          screen.puts(org.jline.utils.InfoCmp.Capability.cursor_visible);
-          screen.writer().println();
-          screen.flush();
-        }
+        screen.puts(InfoCmp.Capability.cursor_visible);
+        screen.writer().println();
+        screen.flush();
       }
     }
     return 0;
   }
 
+  /**
+   * Draws a screen per read until {@code quit}; with {@code keys} (a terminal in raw mode) each
+   * screen replaces the last and {@code q} or Ctrl-C sets {@code quit}.
+   */
   private void watch(
       HttpClient http,
       URI uri,
       Scrape first,
       Duration interval,
-      org.jline.terminal.Terminal screen,
-      boolean interactive,
+      PrintWriter out,
+      Optional<NonBlockingReader> keys,
       AtomicBoolean quit)
       throws InterruptedException, IOException {
+    boolean interactive = keys.isPresent();
     TopView view = new TopView();
     Scrape latest = first;
     String problem = null;
-    NonBlockingReader keys = screen.reader();
     while (!quit.get()) {
       List<String> lines =
           screenLines(uri, interval, latest, problem == null ? view.update(latest) : null, problem);
-      PrintWriter out = screen.writer();
       if (interactive) {
         out.print("\033[H\033[2J");
       }
@@ -156,7 +168,7 @@ final class TopCommand implements Callable<Integer> {
       out.flush();
       Instant next = Instant.now().plus(interval);
       while (!quit.get() && Instant.now().isBefore(next)) {
-        int key = interactive ? keys.read(KEY_WAIT_MILLIS) : sleep();
+        int key = interactive ? keys.get().read(KEY_WAIT_MILLIS) : sleep();
         if (key == 'q' || key == 'Q' || key == CTRL_C) {
           quit.set(true);
         }

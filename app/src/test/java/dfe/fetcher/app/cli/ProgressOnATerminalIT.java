@@ -119,19 +119,23 @@ class ProgressOnATerminalIT {
   }
 
   @Test
-  void progressAlwaysDrawsIntoAFileAndNeverDrawsOnATerminal() throws Exception {
+  void progressAlwaysDrawsIntoAFileAndTheVariableNeverKeepsATerminalClear() throws Exception {
     try (TmuxPane pane =
         TmuxPane.run(
             directory,
             "./dfe-fetcher run --config config.yaml --once --progress=always 2>stderr.txt"
+                + " && DFE_FETCHER_PROGRESS=never ./dfe-fetcher run --config config.yaml --once"
                 + " && DFE_FETCHER_PROGRESS=never ./dfe-fetcher snapshots verify "
                 + LANDED)) {
-      await("both exits in the pane")
+      await("every exit in the pane")
           .atMost(WAIT)
           .untilAsserted(() -> assertThat(pane.lines()).as(pane.text()).contains("EXIT=0"));
 
       assertThat(Files.readString(directory.resolve("stderr.txt")))
           .containsPattern("\rrun  200,000 rows  [0-9,.]+ rows/s\\e\\[K\r\n");
+      // The second run finds the file committed: it would have drawn "run  0 rows".
+      assertThat(pane.lines()).as(pane.text()).contains("ran 1 unit, 0 failed");
+      assertThat(pane.lines()).as(pane.text()).noneMatch(line -> line.startsWith("run  "));
       assertThat(pane.lines()).as(pane.text()).noneMatch(line -> line.startsWith("verify "));
       assertThat(pane.lines())
           .as(pane.text())
