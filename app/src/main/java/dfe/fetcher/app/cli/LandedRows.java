@@ -14,8 +14,12 @@ import java.util.OptionalLong;
  * The rows {@code run --once} has landed so far, read from the service's own counters, so the tick
  * counts nothing more for a progress line: per unit, its dump row frames ({@code
  * dfe_fetcher_snapshot_rows_total}), or for a unit without dumps the records it landed ({@code
- * dfe_fetcher_records_total}). The service keeps no byte count and no total of what a tick will
- * read, so the line shows rows and their rate, with no ETA.
+ * dfe_fetcher_records_total}).
+ *
+ * <p>The total, when some unit's dump announced its row count ({@code count_first}): the counts
+ * announced, plus what the other units have landed so far (they count as done as far as they got),
+ * so the share and the ETA are those of the counted dumps. The service keeps no byte count, and a
+ * file dump announces no count.
  */
 final class LandedRows {
 
@@ -25,7 +29,7 @@ final class LandedRows {
 
   private LandedRows() {}
 
-  static Reading reading(PrometheusRegistry registry) {
+  static Reading reading(PrometheusRegistry registry, Map<String, Long> announced) {
     Map<String, Double> dumpRows = new HashMap<>();
     Map<String, Double> records = new HashMap<>();
     for (MetricSnapshot metric :
@@ -38,16 +42,22 @@ final class LandedRows {
         }
       }
     }
+    Map<String, Double> landedByUnit = new HashMap<>(dumpRows);
+    records.forEach(landedByUnit::putIfAbsent);
     double landed = 0;
-    for (Map.Entry<String, Double> unit : records.entrySet()) {
-      landed += dumpRows.getOrDefault(unit.getKey(), unit.getValue());
-    }
-    for (Map.Entry<String, Double> unit : dumpRows.entrySet()) {
-      if (!records.containsKey(unit.getKey())) {
-        landed += unit.getValue();
+    double total = 0;
+    for (Map.Entry<String, Double> unit : landedByUnit.entrySet()) {
+      landed += unit.getValue();
+      if (!announced.containsKey(unit.getKey())) {
+        total += unit.getValue();
       }
     }
-    return Reading.ofRows(Math.round(landed), OptionalLong.empty());
+    for (long count : announced.values()) {
+      total += count;
+    }
+    return Reading.ofRows(
+        Math.round(landed),
+        announced.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Math.round(total)));
   }
 
   private static String withoutTotal(String name) {

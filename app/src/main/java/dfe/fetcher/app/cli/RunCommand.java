@@ -115,7 +115,9 @@ final class RunCommand implements Callable<Integer> {
             "run",
             terminal.progress(),
             terminal.err(),
-            () -> LandedRows.reading(service.metrics().registry()))) {
+            () ->
+                LandedRows.reading(
+                    service.metrics().registry(), service.metrics().announcedRows()))) {
       outcomes = chosen.isEmpty() ? service.runOnce() : service.runUnitsOnce(chosen);
     } finally {
       Signal.handle(new Signal("TERM"), previousTerm);
