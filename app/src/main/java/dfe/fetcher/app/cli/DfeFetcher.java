@@ -11,8 +11,10 @@ import java.io.PrintWriter;
 import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /** The {@code dfe-fetcher} command. Each subcommand is a feature of its own package. */
 @Command(
@@ -32,6 +34,8 @@ import picocli.CommandLine.ScopeType;
 public final class DfeFetcher implements Runnable {
 
   private final Terminal terminal;
+
+  @Spec private CommandSpec spec;
 
   private DfeFetcher(Terminal terminal) {
     this.terminal = terminal;
@@ -77,7 +81,7 @@ public final class DfeFetcher implements Runnable {
             .orElseThrow(
                 () ->
                     new CommandLine.ParameterException(
-                        new CommandLine(this),
+                        spec.commandLine(),
                         "--progress " + word + ": not a progress mode; use auto, always or never"));
     terminal.progress().choose(mode);
   }

@@ -3,9 +3,12 @@ package dfe.fetcher.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dfe.fetcher.runtime.metrics.FetcherMetrics;
+import dfe.fetcher.runtime.service.FetcherWorkspace;
 import dfe.fetcher.snapshots.progress.Reading;
+import java.nio.file.Path;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What {@code run --once}'s progress line counts, read from the service's own counters. */
 class ProgressOfRunTest {
@@ -14,6 +17,63 @@ class ProgressOfRunTest {
 
   private Reading reading() {
     return LandedRows.reading(metrics.registry(), metrics.announcedRows());
+  }
+
+  @TempDir Path directory;
+
+  @Test
+  void progressAlwaysDrawsTheLineOfRunOnceOnAnyStderrAndEndsItBeforeTheSummary() {
+    FetcherWorkspace workspace = new FetcherWorkspace(directory);
+    Path config =
+        workspace.config(
+            FetcherWorkspace.HEADER
+                + """
+                sources:
+                  file:
+                    inventory:
+                      topic: inventory
+                      units:
+                        - unit: hosts
+                          dump: {paths: [data/hosts/*.ndjson]}
+                """);
+    workspace.write("data/hosts/a.ndjson", FetcherWorkspace.ndjson("{\"id\":1}", "{\"id\":2}"));
+
+    CliRun run = CliRun.of("run", "--config", config.toString(), "--once", "--progress=always");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err())
+        .containsPattern("\rrun  2 rows  [0-9,.]+ rows/s\\e\\[K\r\nran 1 unit, 0 failed");
+  }
+
+  @Test
+  void withoutTheOptionAnInProcessRunDrawsNothing() {
+    FetcherWorkspace workspace = new FetcherWorkspace(directory);
+    Path config =
+        workspace.config(
+            FetcherWorkspace.HEADER
+                + """
+                sources:
+                  file:
+                    inventory:
+                      topic: inventory
+                      units:
+                        - unit: hosts
+                          dump: {paths: [data/hosts/*.ndjson]}
+                """);
+    workspace.write("data/hosts/a.ndjson", FetcherWorkspace.ndjson("{\"id\":1}"));
+
+    CliRun run = CliRun.of("run", "--config", config.toString(), "--once");
+
+    assertThat(run.errLines()).containsExactly("ran 1 unit, 0 failed");
+  }
+
+  @Test
+  void aProgressModeThatIsNoneIsAUsageError() {
+    CliRun run = CliRun.of("snapshots", "verify", "--progress", "sometimes", "-");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith("--progress sometimes: not a progress mode; use auto, always or never");
   }
 
   @Test
