@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -110,7 +111,8 @@ final class TopCommand implements Callable<Integer> {
     }
     Duration interval = Duration.ofMillis(Math.round(intervalSeconds * 1000));
     if (System.console() == null) {
-      // Not on a terminal (stdout a pipe or a file): each read is printed after the last, until
+      // Not on a terminal (stdin or stdout a pipe or a file): each read is printed after the last,
+      // until
       // the process is stopped; no key is read.
       watch(
           http,
@@ -195,7 +197,7 @@ final class TopCommand implements Callable<Integer> {
       URI uri, Duration interval, Scrape latest, List<List<String>> table, String problem) {
     String ready =
         TopView.ready(latest).map(yes -> yes ? "ready" : "NOT READY").orElse("readiness unknown");
-    List<String> lines = new java.util.ArrayList<>();
+    List<String> lines = new ArrayList<>();
     lines.add(
         "dfe-fetcher top  "
             + uri

@@ -154,8 +154,8 @@ public final class TopView {
     return previous.isPresent() && recent > 0 ? total + " (+" + recent + ")" : Long.toString(total);
   }
 
-  /** {@code 42s}, {@code 3m10s}, {@code 2h5m}, {@code 1d3h}. */
-  static String span(long seconds) {
+  /** {@code 42s}, {@code 3m10s}, {@code 2h5m}, {@code 1d3h}: as {@code status} writes ages too. */
+  public static String span(long seconds) {
     if (seconds < 60) {
       return seconds + "s";
     }
