@@ -95,6 +95,8 @@ final class DiffCommand implements Callable<Integer> {
           new ComparedSnapshots(
               fromId, toId, identity, reassembler, directory, (long) runMegabytes << 20);
       FrameInput input = new FrameInput(compared, terminal.in(), terminal.err());
+      // A usage error comes before the progress line, not after an empty one.
+      sources.check();
       try (TerminalProgress progress = input.showProgress("diff", terminal)) {
         sources.readInto(input);
       }

@@ -44,6 +44,8 @@ final class VerifyCommand implements Callable<Integer> {
     Terminal terminal = snapshots.terminal();
     Reassembler reassembler = Reassembler.verifyOnly();
     FrameInput input = new FrameInput(reassembler, terminal.in(), terminal.err());
+    // A usage error comes before the progress line, not after an empty one.
+    sources.check();
     try (TerminalProgress progress = input.showProgress("verify", terminal)) {
       sources.readInto(input);
     }
