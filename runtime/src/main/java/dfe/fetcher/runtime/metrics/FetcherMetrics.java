@@ -14,6 +14,8 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -50,6 +52,7 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOut
   private final Gauge apiQuotaRemaining;
   private final Counter restCredentialsWithheld;
   private final UnitFreshness freshness;
+  private final ConcurrentHashMap<String, Long> announcedRows = new ConcurrentHashMap<>();
 
   public FetcherMetrics() {
     this(new PrometheusRegistry());
@@ -350,6 +353,25 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOut
         .help("1 while the service is ready (its output reachable, as /readyz answers), else 0")
         .callback(callback -> callback.call(ready.getAsBoolean() ? 1 : 0))
         .register(registry);
+  }
+
+  /**
+   * Adds {@code total} to the rows the unit's sources said their dumps hold; kept for a progress
+   * line, not served: a series per announced count would say nothing a dashboard needs.
+   */
+  @Override
+  public void partBegun(String store, OptionalLong total) {
+    if (total.isPresent()) {
+      announcedRows.merge(store, total.getAsLong(), Long::sum);
+    }
+  }
+
+  /**
+   * Per unit, the rows its dump parts said they hold when they began ({@code count_first}), summed
+   * over the parts begun since start; a unit whose parts announced none is absent.
+   */
+  public Map<String, Long> announcedRows() {
+    return Map.copyOf(announcedRows);
   }
 
   @Override

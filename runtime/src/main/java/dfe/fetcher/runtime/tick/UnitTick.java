@@ -127,6 +127,7 @@ final class UnitTick implements RowSink {
     }
     lastKey = Optional.empty();
     anchorMillis = context.clock().millis();
+    context.metrics().partBegun(unit.store(), total);
     EnvelopeStage.Enveloped begin = envelope.begin(total);
     pipeline.add(enrichment.frame(begin.frame(), context.clock().millis()));
   }
