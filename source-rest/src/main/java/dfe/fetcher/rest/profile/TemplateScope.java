@@ -40,6 +40,29 @@ public record TemplateScope(Map<String, CelType> names, String varsPath) {
     return new TemplateScope(more, varsPath);
   }
 
+  /**
+   * This scope and {@code name}, a value of {@code type} read as a whole ({@code ids}) or, for a
+   * value of type {@code dyn}, by its fields too ({@code key.workspace_id}, {@code
+   * item.contentUri}): a construct's current key, item or batch.
+   */
+  public TemplateScope withValue(String name, CelType type) {
+    Map<String, CelType> more = new LinkedHashMap<>(names);
+    more.put(name, type);
+    return new TemplateScope(more, varsPath);
+  }
+
+  /**
+   * Whether {@code name} may be read: a name defined here, or a field of a value defined here whole
+   * ({@code key.workspace_id} of {@code key}).
+   */
+  public boolean defines(String name) {
+    if (names.containsKey(name)) {
+      return true;
+    }
+    int dot = name.indexOf('.');
+    return dot > 0 && names.containsKey(name.substring(0, dot));
+  }
+
   public boolean hasWindow() {
     return names.containsKey("window.start");
   }
