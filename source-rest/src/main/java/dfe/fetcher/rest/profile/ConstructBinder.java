@@ -78,8 +78,9 @@ final class ConstructBinder {
       }
       switch (type) {
         case KEYSET -> keyset = Optional.of(keyset(section, parent));
-        case LOOKUP -> second = Optional.of(lookup(section, parent, scope));
-        case MANIFEST -> second = Optional.of(manifest(section, parent, scope, construct));
+        case LOOKUP -> second = lookup(section, parent, scope).map(SecondStage.class::cast);
+        case MANIFEST ->
+            second = manifest(section, parent, scope, construct).map(SecondStage.class::cast);
       }
     }
     if (stages.size() > 1) {
@@ -191,10 +192,14 @@ final class ConstructBinder {
     }
   }
 
-  private Lookup lookup(Section lookup, EndpointBinder.Parent parent, TemplateScope scope) {
+  /** The lookup; empty (reported) without its request. */
+  private Optional<Lookup> lookup(
+      Section lookup, EndpointBinder.Parent parent, TemplateScope scope) {
     Optional<String> idAt = JsonPointerSetting.read(lookup, "id_at");
     int batch = lookup.smallInteger("batch", Lookup.DEFAULT_BATCH, 1, 100_000);
-    lookup.require("request");
+    if (!lookup.require("request")) {
+      return Optional.empty();
+    }
     Section request = lookup.section("request", ConstructType.REQUEST_KEYS);
     Endpoint bound =
         requests.request(
@@ -211,15 +216,18 @@ final class ConstructBinder {
           "reads no {{ ids }}, so every batch would be the same request; send the batch, e.g."
               + " body: {ids: \"{{ ids }}\"}");
     }
-    return new Lookup(idAt, batch, bound, lookup.path());
+    return Optional.of(new Lookup(idAt, batch, bound, lookup.path()));
   }
 
-  private Manifest manifest(
+  /** The manifest; empty (reported) without its item request. */
+  private Optional<Manifest> manifest(
       Section manifest, EndpointBinder.Parent parent, TemplateScope scope, Section construct) {
     TemplateScope items = scope.withValue("item", SimpleType.DYN);
     int maxItems = manifest.smallInteger("max_items", Manifest.DEFAULT_MAX_ITEMS, 1, 1_000_000);
     Optional<BodyTemplate> addFields = RowShapeBinder.addFields(manifest, items, templates);
-    manifest.require("item_request");
+    if (!manifest.require("item_request")) {
+      return Optional.empty();
+    }
     Section request = manifest.section("item_request", ConstructType.REQUEST_KEYS);
     Endpoint bound =
         requests.request(request, parent, items, "GET", true, parent.vars(), addFields);
@@ -243,6 +251,6 @@ final class ConstructBinder {
                 + " order to resume in");
       }
     }
-    return new Manifest(bound, maxItems, key, position, manifest.path());
+    return Optional.of(new Manifest(bound, maxItems, key, position, manifest.path()));
   }
 }
