@@ -100,6 +100,14 @@ final class ConstructBinder {
     return new Constructs(prelude, keyset, second);
   }
 
+  /** What a prelude's and a keyset's templates read: the connection's vars and the unit's name. */
+  private TemplateScope once(String what) {
+    return templates
+        .scope(false)
+        .windowlessBecause(
+            "which " + what + " does not read: it is sent once per tick, before any window");
+  }
+
   private List<Prelude> prelude(Section owner, EndpointBinder.Parent parent) {
     List<Prelude> prelude = new ArrayList<>();
     Optional<List<YamlNode>> items = owner.list("prelude");
@@ -112,13 +120,7 @@ final class ConstructBinder {
       prelude.add(
           new Prelude(
               requests.request(
-                  request,
-                  parent,
-                  templates.scope(false),
-                  "POST",
-                  false,
-                  Map.of(),
-                  Optional.empty())));
+                  request, parent, once("a prelude"), "POST", false, Map.of(), Optional.empty())));
     }
     return prelude;
   }
@@ -137,7 +139,7 @@ final class ConstructBinder {
     Optional<BodyTemplate> template = Optional.empty();
     if (from) {
       YamlNode node = keyset.node("from").get();
-      template = templates.body(node, keyset.pathOf("from"), templates.scope(false), keyset);
+      template = templates.body(node, keyset.pathOf("from"), once("a keyset"), keyset);
       template.ifPresent(t -> tryKeys(keyset, t, parent.unit()));
       if (keyset.node("keys_at").isPresent()) {
         keyset.report("keys_at", "applies with request only: it points into request's answer");
@@ -150,13 +152,7 @@ final class ConstructBinder {
       sent =
           Optional.of(
               requests.request(
-                  section,
-                  parent,
-                  templates.scope(false),
-                  "GET",
-                  false,
-                  Map.of(),
-                  Optional.empty()));
+                  section, parent, once("a keyset"), "GET", false, Map.of(), Optional.empty()));
       if (keyset.require("keys_at")) {
         keysAt = JsonPointerSetting.read(keyset, "keys_at");
       }

@@ -189,7 +189,7 @@ public record Template(String text, List<Part> parts) {
           + (defined.isEmpty() ? "" : " (defined: " + String.join(", ", defined) + ")");
     }
     if ((name.equals("window.start") || name.equals("window.end")) && !scope.hasWindow()) {
-      return "reads {{ " + name + " }}, which only a tail endpoint has";
+      return "reads {{ " + name + " }}, " + scope.windowless();
     }
     for (String value : List.of("key", "item", "ids")) {
       if (name.equals(value) || name.startsWith(value + ".")) {
