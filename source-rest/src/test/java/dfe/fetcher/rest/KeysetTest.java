@@ -208,6 +208,53 @@ class KeysetTest {
   }
 
   @Test
+  void aKeyCutShortByMaxPagesHalvesTheWindowAndEveryKeyIsReadAgain() throws Exception {
+    server.on("/d/k1", ok("[{\"k\":1}]"));
+    // k2 has a second page for any window longer than 30 minutes.
+    server.on(
+        "/d/k2",
+        exchange -> {
+          String query = exchange.getRequestURI().getQuery();
+          Instant since = Instant.parse(query.replaceAll(".*since=([^&]*).*", "$1"));
+          Instant until = Instant.parse(query.replaceAll(".*until=([^&]*).*", "$1"));
+          boolean long_ = java.time.Duration.between(since, until).toMinutes() > 30;
+          (long_
+                  ? ok("[{\"k\":2}]", "Link", "<" + server.url() + "/d/k2/next>; rel=\"next\"")
+                  : ok("[{\"k\":2}]"))
+              .answer(exchange);
+        });
+    RestConnection connection =
+        connection(
+            "{keys: \"k1,k2\"}",
+            """
+            - unit: events
+              shape: tail
+              path: "/d/{{ key }}"
+              query: {since: "{{ window.start }}", until: "{{ window.end }}"}
+              rows: {decoder: json_array}
+              paginate: {type: link_header}
+              max_pages: 1
+              window: {format: rfc3339_secs, lookback: 1h}
+              construct:
+                keyset: {from: "{{ vars.keys.split(',') }}"}""");
+
+    RecordingSink sink =
+        RestFixture.read(connection, "events", Optional.empty(), new MutableClock(NOW));
+
+    assertThat(server.paths())
+        .containsExactly(
+            "/d/k1?since=2026-12-01T08%3A00%3A00Z&until=2026-12-01T09%3A00%3A00Z",
+            "/d/k2?since=2026-12-01T08%3A00%3A00Z&until=2026-12-01T09%3A00%3A00Z",
+            "/d/k1?since=2026-12-01T08%3A00%3A00Z&until=2026-12-01T08%3A30%3A00Z",
+            "/d/k2?since=2026-12-01T08%3A00%3A00Z&until=2026-12-01T08%3A30%3A00Z",
+            "/d/k1?since=2026-12-01T08%3A30%3A00Z&until=2026-12-01T09%3A00%3A00Z",
+            "/d/k2?since=2026-12-01T08%3A30%3A00Z&until=2026-12-01T09%3A00%3A00Z");
+    assertThat(sink.shape())
+        .containsExactly("row", "row", "row", "row", "advance", "row", "row", "advance");
+    assertThat(sink.checkpoint()).contains(new WindowMark(NOW));
+  }
+
+  @Test
   void aKeyWhoseRequestFailsAbortsTheDump() throws Exception {
     server.on("/d/k1", ok("[{\"id\":1}]"));
     server.on("/d/k2", json(500, "{}"));

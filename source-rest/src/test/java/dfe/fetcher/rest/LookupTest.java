@@ -338,6 +338,33 @@ class LookupTest {
   }
 
   @Test
+  void configCheckNamesAUnitsConstructs() {
+    RestConnection connection =
+        connection(
+            """
+            - unit: guardduty
+              shape: dump
+              path: "/detector/{{ key }}/findings"
+              rows: {decoder: json_at, at: /findingIds}
+              prelude: [{path: /subscribe}]
+              construct:
+                keyset:
+                  request: {path: /detector}
+                  keys_at: /detectorIds
+                lookup:
+                  batch: 50
+                  request:
+                    path: "/detector/{{ key }}/findings/get"
+                    body: {findingIds: "{{ ids }}"}
+                    rows: {decoder: json_at, at: /findings}""");
+
+    assertThat(connection.units().get(0).details())
+        .contains(
+            "constructs: prelude of 1; keyset from GET /detector; lookup of 50 ids a request, POST"
+                + " /detector/{{ key }}/findings/get");
+  }
+
+  @Test
   void mistakesAreReportedAtTheirPlaces() {
     assertThat(
             RestFixture.problems(

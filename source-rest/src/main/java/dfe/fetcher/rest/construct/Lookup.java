@@ -46,6 +46,16 @@ public record Lookup(Optional<String> idAt, int batch, Endpoint request, String 
   }
 
   @Override
+  public String describe() {
+    return "lookup of "
+        + batch
+        + " ids a request, "
+        + request.method()
+        + " "
+        + request.path().text();
+  }
+
+  @Override
   public SecondStage.Rows open(StageRun run) {
     return new Batches(run);
   }

@@ -71,6 +71,17 @@ public record Manifest(
   }
 
   @Override
+  public String describe() {
+    return "manifest of at most "
+        + maxItems
+        + " items, "
+        + itemRequest.method()
+        + " "
+        + itemRequest.path().text()
+        + (checkpoints() ? ", each item a checkpoint" : "");
+  }
+
+  @Override
   public SecondStage.Rows open(StageRun run) {
     return new Items(run);
   }

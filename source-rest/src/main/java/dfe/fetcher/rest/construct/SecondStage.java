@@ -26,6 +26,9 @@ public sealed interface SecondStage permits Lookup, Manifest {
     return false;
   }
 
+  /** What {@code config-check} says of it: its word, bounds and request, no value of a var. */
+  String describe();
+
   /** Its rows for one listing. */
   Rows open(StageRun run);
 
