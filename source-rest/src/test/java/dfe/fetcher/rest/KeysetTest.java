@@ -277,6 +277,63 @@ class KeysetTest {
   }
 
   @Test
+  void aYamlListOfKeysMayHoldTemplatesAndAKeyAnsweringAnIgnoredStatusIsNoRows() throws Exception {
+    server.on("/pypi/requests/json", ok("{\"info\":{\"name\":\"requests\"}}"));
+    server.on("/pypi/gone/json", json(404, "{\"message\":\"Not Found\"}"));
+    server.on("/pypi/acme-tools/json", ok("{\"info\":{\"name\":\"acme-tools\"}}"));
+
+    RecordingSink sink =
+        RestFixture.read(
+            connection(
+                "{org: acme}",
+                """
+                - unit: metadata
+                  shape: dump
+                  path: "/pypi/{{ key }}/json"
+                  rows: {decoder: document}
+                  errors: {ignore_status: [404]}
+                  construct:
+                    keyset:
+                      from: [requests, gone, "{{ vars.org }}-tools"]"""),
+            "metadata");
+
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"info\":{\"name\":\"requests\"}}", "{\"info\":{\"name\":\"acme-tools\"}}");
+    assertThat(sink.shape()).endsWith("end");
+    assertThat(server.paths())
+        .containsExactly("/pypi/requests/json", "/pypi/gone/json", "/pypi/acme-tools/json");
+  }
+
+  @Test
+  void aKeysRequestThatFailsAbortsTheDumpAndOneItIgnoresIsNoKeys() throws Exception {
+    server.on("/detector", json(401, "{\"message\":\"bad token\"}"));
+    String endpoint =
+        """
+        - unit: findings
+          shape: dump
+          path: "/d/{{ key }}"
+          rows: {decoder: json_array}
+          construct:
+            keyset:
+              request: {path: /detector ERRORS}
+              keys_at: /detectorIds""";
+
+    RecordingSink failed =
+        RestFixture.read(connection("{}", endpoint.replace(" ERRORS", "")), "findings");
+    RecordingSink ignored =
+        RestFixture.read(
+            connection("{}", endpoint.replace(" ERRORS", ", errors: {ignore_status: [401]}")),
+            "findings");
+
+    assertThat(failed.shape()).containsExactly("begin", "abort");
+    assertThat(failed.abortReason().orElseThrow())
+        .startsWith("lab.findings: GET " + server.url() + "/detector answered 401");
+    assertThat(ignored.shape()).containsExactly("begin", "end");
+    assertThat(server.paths()).containsExactly("/detector", "/detector");
+  }
+
+  @Test
   void keysAtThatHoldsNoListFailsTheTickNamingTheSetting() throws Exception {
     server.on("/detector", ok("{\"detectorIds\":\"d1\"}"));
 
