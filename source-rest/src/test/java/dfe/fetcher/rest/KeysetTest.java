@@ -80,7 +80,8 @@ class KeysetTest {
         RestFixture.read(
             connection(
                 "{queries: '[{\"workspace_id\": \"w1\", \"kql\": \"A | take 1\"},"
-                    + " {\"workspace_id\": \"w2\", \"kql\": \"B\", \"limit\": 5}]'}",
+                    + " {\"workspace_id\": \"w2\", \"kql\": \"B\", \"limit\": 5, \"ratio\": 0.5,"
+                    + " \"on\": true, \"none\": null, \"tags\": [\"a\", 1]}]'}",
                 """
                 - unit: logs
                   shape: dump
@@ -97,7 +98,8 @@ class KeysetTest {
         .extracting(ApiServer.Seen::body)
         .containsExactly(
             "{\"query\":\"A | take 1\",\"whole\":{\"workspace_id\":\"w1\",\"kql\":\"A | take 1\"}}",
-            "{\"query\":\"B\",\"whole\":{\"workspace_id\":\"w2\",\"kql\":\"B\",\"limit\":5}}");
+            "{\"query\":\"B\",\"whole\":{\"workspace_id\":\"w2\",\"kql\":\"B\",\"limit\":5,"
+                + "\"ratio\":0.5,\"on\":true,\"none\":null,\"tags\":[\"a\",1]}}");
   }
 
   @Test

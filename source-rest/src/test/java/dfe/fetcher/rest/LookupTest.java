@@ -132,6 +132,35 @@ class LookupTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void lookupsGoBetweenPagesSoOneRequestSlotIsEnough() throws Exception {
+    server.on(
+        "/ids",
+        ApiServer.byQuery(
+            Map.of(
+                "", ok("{\"ids\":[1,2],\"next\":\"p2\"}"),
+                "after=p2", ok("{\"ids\":[3],\"next\":null}"))));
+    server.on("/lookup", LookupTest::found);
+    RestConnection connection =
+        RestFixture.connection(
+            """
+            topic: lab
+            max_concurrent_requests: 1
+            profile:
+              base_url: "%s"
+              retry: {max_retries: 0}
+              endpoints:
+            %s
+            """
+                .formatted(server.url(), dump("batch: 1").indent(4)));
+
+    RecordingSink sink = RestFixture.read(connection, "found");
+
+    assertThat(sink.records()).containsExactly("{\"found\":1}", "{\"found\":2}", "{\"found\":3}");
+    assertThat(sink.shape()).endsWith("end");
+  }
+
+  @Test
   void theDefaultBatchIsAThousand() throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 1001; i++) {
