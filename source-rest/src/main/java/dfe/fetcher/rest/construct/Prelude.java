@@ -1,8 +1,5 @@
 package dfe.fetcher.rest.construct;
 
-import dfe.fetcher.core.row.Cancellation;
-import dfe.fetcher.core.row.SourceException;
-import dfe.fetcher.rest.page.Listing;
 import dfe.fetcher.rest.profile.Endpoint;
 import java.util.Objects;
 
@@ -11,7 +8,8 @@ import java.util.Objects;
  * (Office 365's "start a subscription"), POST by default, its templates reading the connection's
  * {@code vars} and {@code unit.name} only. Its answer is not read: a 2xx, or a status its {@code
  * errors.ignore_status} lists (a subscription already started), lets the tick go on; any other
- * answer, after the retries a page gets, fails the tick before a page is requested.
+ * answer, after the retries a page gets, fails the tick before a page is requested. {@link
+ * UnitReader} sends it through {@link dfe.fetcher.rest.page.Listing#sendUnread}.
  *
  * @param request the request, an endpoint of its own
  */
@@ -19,10 +17,5 @@ public record Prelude(Endpoint request) {
 
   public Prelude {
     Objects.requireNonNull(request, "request");
-  }
-
-  void send(Listing listing, Cancellation cancellation)
-      throws SourceException, InterruptedException {
-    listing.sendUnread(cancellation);
   }
 }

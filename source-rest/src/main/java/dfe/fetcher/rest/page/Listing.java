@@ -118,30 +118,17 @@ public final class Listing {
   }
 
   /**
-   * Reads every page with the template values {@code window} adds ({@code window.start}, {@code
-   * window.end}; none for a dump).
-   *
-   * @return the pages read
-   */
-  public int read(Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
-      throws SourceException, InterruptedException {
-    Listed listed = readUpToMaxPages(window, out, cancellation);
-    if (listed.cutShort().isPresent()) {
-      throw new SourceException(listed.cutShort().get());
-    }
-    return listed.pages();
-  }
-
-  /**
    * What a listing read: its pages, and when {@code max_pages} pages were read with more to read,
    * why it was cut short (naming the next page).
    */
   public record Listed(int pages, Optional<String> cutShort) {}
 
   /**
-   * As {@link #read}, but a listing that reaches {@code max_pages} with more to read is not a
-   * failure here: the rows of the pages read were handed on, and the answer says it was cut short,
-   * so a window can commit what it read ({@code window.position_at}) or read a shorter window.
+   * Reads every page with the template values {@code window} adds ({@code window.start}, {@code
+   * window.end}; none for a dump). A listing that reaches {@code max_pages} with more to read is
+   * not a failure here: the rows of the pages read were handed on, and the answer says it was cut
+   * short, so a window can commit what it read ({@code window.position_at}) or read a shorter
+   * window.
    */
   public Listed readUpToMaxPages(
       Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
