@@ -4,16 +4,21 @@ import static dfe.fetcher.rest.ApiServer.json;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.WindowMark;
 import dfe.fetcher.source.SourceUnit;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -411,5 +416,44 @@ class QueueTest {
                 + " construct.queue ack_request has",
             "config.yaml:52:23: sources.rest.lab.units.nothing.lookback: does not apply to a"
                 + " queue unit, which reads no window");
+  }
+
+  /** The connection of the example under "### `queue`" in docs/sources-rest.md, as written. */
+  private static String documentedExample() throws IOException {
+    List<String> lines = Files.readAllLines(Path.of("..", "docs", "sources-rest.md"));
+    int at = lines.indexOf("### `queue`: pull, land, then acknowledge");
+    while (!lines.get(at).equals("```yaml")) {
+      at++;
+    }
+    assertThat(lines.subList(at + 1, at + 4)).containsExactly("sources:", "  rest:", "    pubsub:");
+    StringBuilder connection = new StringBuilder();
+    for (at += 4; !lines.get(at).equals("```"); at++) {
+      connection.append(lines.get(at).substring(6)).append('\n');
+    }
+    return connection.toString();
+  }
+
+  @Test
+  void theDocumentedPubSubExampleSendsTheDocumentedRequests() throws Exception {
+    String pull = "/v1/projects/my-project/subscriptions/audit-logs:pull";
+    String ack = "/v1/projects/my-project/subscriptions/audit-logs:acknowledge";
+    server.on(pull, ok(pulled(message("a1", 1), message("a2", 2))), ok("{}"));
+    server.on(ack, ok("{}"));
+    RestConnection connection =
+        RestFixture.connection(
+            documentedExample().replace("https://pubsub.googleapis.com", server.url()),
+            Map.of("GCP_ACCESS_TOKEN", "ya29.token"));
+
+    tick(connection);
+
+    assertThat(sink.records()).containsExactly(row("a1", 1), row("a2", 2));
+    assertThat(server.requests())
+        .extracting(ApiServer.Seen::method, ApiServer.Seen::pathAndQuery, ApiServer.Seen::body)
+        .containsExactly(
+            tuple("POST", pull, "{\"maxMessages\":1000,\"returnImmediately\":true}"),
+            tuple("POST", ack, "{\"ackIds\":[\"a1\",\"a2\"]}"));
+    assertThat(server.requests())
+        .allSatisfy(
+            seen -> assertThat(seen.header("Authorization")).isEqualTo("Bearer ya29.token"));
   }
 }
