@@ -21,7 +21,14 @@ public final class ShippedProfiles {
 
   /** Every shipped profile, by the name {@code profile:} takes. */
   public static final List<String> NAMES =
-      List.of("github-issues", "okta-system-log", "runzero-assets", "generic-json", "gcp");
+      List.of(
+          "github-issues",
+          "okta-system-log",
+          "runzero-assets",
+          "generic-json",
+          "gcp",
+          "aws",
+          "azure");
 
   private ShippedProfiles() {}
 
