@@ -471,4 +471,382 @@ class ProviderProfilesTest {
         .hasMessageNotContaining("graph-token");
     assertThat(server.paths().stream().filter(p -> p.startsWith("/v1.0/"))).hasSize(2);
   }
+
+  // ---------------------------------------------------------------- runzero
+
+  private String runzero() {
+    return """
+        topic: runzero
+        profile: runzero
+        vars: {console_url: "%s"}
+        auth: {mode: bearer, token: env:RUNZERO_EXPORT_TOKEN}
+        """
+        .formatted(server.url());
+  }
+
+  static Stream<Arguments> runzeroUnits() {
+    return Stream.of(
+        Arguments.of("assets", "{\"id\":\"a1\",\"addresses\":[\"10.0.0.1\"]}"),
+        Arguments.of("sites", "{\"id\":\"s1\",\"name\":\"Primary\"}"),
+        Arguments.of("certificates", "{\"id\":\"c1\",\"subject\":\"CN=x\"}"),
+        Arguments.of("services", "{\"service_id\":\"v1\",\"service_port\":443}"),
+        Arguments.of("software", "{\"software_id\":\"w1\",\"software_product\":\"openssh\"}"),
+        Arguments.of(
+            "vulnerabilities", "{\"vulnerability_id\":\"u1\",\"vulnerability_cve\":\"CVE-1\"}"),
+        Arguments.of("findings", "{\"finding_code\":\"rz-f1\",\"name\":\"x\"}"),
+        Arguments.of("tasks", "{\"id\":\"t1\",\"status\":\"processed\"}"),
+        Arguments.of("users", "{\"id\":\"p1\",\"name\":\"ann\"}"),
+        Arguments.of("groups", "{\"id\":\"g1\",\"name\":\"admins\"}"),
+        Arguments.of("wireless", "{\"id\":\"n1\",\"essid\":\"corp\"}"));
+  }
+
+  /** runZero's exports are one streamed body each: no pages to follow. */
+  @ParameterizedTest
+  @MethodSource("runzeroUnits")
+  void runzeroUnitsStreamTheirJsonLinesExportAsOneDump(String unit, String row) throws Exception {
+    server.on(
+        "/api/v1.0/export/org/" + unit + ".jsonl",
+        ApiServer.send(
+            200,
+            "application/x-ndjson",
+            (row + "\n" + row.replaceFirst("1\"", "2\"") + "\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+
+    RecordingSink sink = read(runzero(), Map.of("RUNZERO_EXPORT_TOKEN", "ET1"), unit);
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "row", "end");
+    assertThat(sink.records()).containsExactly(row, row.replaceFirst("1\"", "2\""));
+    assertThat(server.paths()).containsExactly("/api/v1.0/export/org/" + unit + ".jsonl");
+    assertThat(server.requests().get(0).method()).isEqualTo("GET");
+    assertThat(server.requests().get(0).header("Authorization")).isEqualTo("Bearer ET1");
+  }
+
+  @Test
+  void runzeroRefusedTokenIsNotRetriedAndQuotesTheError() throws Exception {
+    server.on("/api/v1.0/export/org/assets.jsonl", json(401, "{\"error\":\"invalid token\"}"));
+
+    RecordingSink sink = read(runzero(), Map.of("RUNZERO_EXPORT_TOKEN", "ET1"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason())
+        .hasValueSatisfying(
+            reason ->
+                assertThat(reason).contains("401").contains("invalid token").doesNotContain("ET1"));
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  // ------------------------------------------- github, slack, cloudflare, datadog, bitwarden, ...
+
+  /**
+   * One GET unit: the instance, its unit, the path it asks for, the first page's query and the
+   * second's (the provider's token followed), the two pages as the provider writes them, the rows,
+   * and a header the credential travels in with its value.
+   */
+  record GetCase(
+      String name,
+      String yaml,
+      Map<String, String> environment,
+      String unit,
+      String path,
+      String firstQuery,
+      ApiServer.Answer first,
+      String secondPath,
+      String secondQuery,
+      ApiServer.Answer second,
+      List<String> rows,
+      String authHeader,
+      String authValue) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private void serve(GetCase c) {
+    if (c.path().equals(c.secondPath())) {
+      server.on(
+          c.path(),
+          ApiServer.byQuery(Map.of(c.firstQuery(), c.first(), c.secondQuery(), c.second())));
+    } else {
+      server.on(c.path(), ApiServer.byQuery(Map.of(c.firstQuery(), c.first())));
+      server.on(c.secondPath(), ApiServer.byQuery(Map.of(c.secondQuery(), c.second())));
+    }
+  }
+
+  private List<GetCase> getCases() throws Exception {
+    String url = server.url();
+    String github =
+        "phrase=created%3A2026-12-01T07%3A00%3A00%2B00%3A00..2026-12-01T08%3A00%3A00%2B00%3A00"
+            + "&include=all&order=asc&per_page=100";
+    String slack = "oldest=1796108400&latest=1796112000&limit=200";
+    String cloudflare =
+        "since=2026-12-01T07%3A00%3A00Z&before=2026-12-01T08%3A00%3A00Z&direction=asc&per_page=100";
+    String datadog =
+        "filter%5Bfrom%5D=2026-12-01T07%3A00%3A00.500Z&filter%5Bto%5D=2026-12-01T08%3A00%3A00.500Z"
+            + "&filter%5Bquery%5D=*&sort=timestamp&page%5Blimit%5D=100";
+    String bitwarden = "start=2026-12-01T07%3A00%3A00Z&end=2026-12-01T08%3A00%3A00Z";
+    String datadogYaml =
+        """
+        topic: datadog
+        profile: datadog
+        vars: {api_url: "%s"}
+        auth: {mode: headers, headers: {DD-API-KEY: env:DD_API_KEY, DD-APPLICATION-KEY: env:DD_APP_KEY}}
+        """;
+    Map<String, String> datadogEnv = Map.of("DD_API_KEY", "dd-api", "DD_APP_KEY", "dd-app");
+    return List.of(
+        new GetCase(
+            "github audit_log",
+            """
+            topic: github
+            profile: github
+            vars: {api_url: "%s", scope_path: orgs/acme}
+            auth: {mode: bearer, token: env:GITHUB_TOKEN}
+            """
+                .formatted(url),
+            Map.of("GITHUB_TOKEN", "ghp_audit"),
+            "audit_log",
+            "/orgs/acme/audit-log",
+            github,
+            ok(
+                "[{\"_document_id\":\"d1\",\"action\":\"repo.create\"}]",
+                "Link",
+                "<" + url + "/orgs/acme/audit-log?" + github + "&after=MS42>; rel=\"next\""),
+            "/orgs/acme/audit-log",
+            github + "&after=MS42",
+            ok("[{\"_document_id\":\"d2\",\"action\":\"org.invite_member\"}]"),
+            List.of(
+                "{\"_document_id\":\"d1\",\"action\":\"repo.create\"}",
+                "{\"_document_id\":\"d2\",\"action\":\"org.invite_member\"}"),
+            "Authorization",
+            "Bearer ghp_audit"),
+        new GetCase(
+            "slack audit_logs",
+            """
+            topic: slack
+            profile: slack
+            vars: {api_url: "%s"}
+            auth: {mode: bearer, token: env:SLACK_TOKEN}
+            """
+                .formatted(url),
+            Map.of("SLACK_TOKEN", "xoxp-1"),
+            "audit_logs",
+            "/audit/v1/logs",
+            slack,
+            ok(
+                "{\"entries\":[{\"id\":\"e1\",\"action\":\"user_login\"}],"
+                    + "\"response_metadata\":{\"next_cursor\":\"dXNlcjpVMEc5V0ZYTlo=\"}}"),
+            "/audit/v1/logs",
+            slack + "&cursor=dXNlcjpVMEc5V0ZYTlo%3D",
+            ok(
+                "{\"entries\":[{\"id\":\"e2\",\"action\":\"file_downloaded\"}],"
+                    + "\"response_metadata\":{\"next_cursor\":\"\"}}"),
+            List.of(
+                "{\"id\":\"e1\",\"action\":\"user_login\"}",
+                "{\"id\":\"e2\",\"action\":\"file_downloaded\"}"),
+            "Authorization",
+            "Bearer xoxp-1"),
+        new GetCase(
+            "cloudflare audit_logs",
+            """
+            topic: cloudflare
+            profile: cloudflare
+            vars: {api_url: "%s", account_id: acc1}
+            auth: {mode: bearer, token: env:CF_TOKEN}
+            """
+                .formatted(url),
+            Map.of("CF_TOKEN", "cf-1"),
+            "audit_logs",
+            "/accounts/acc1/audit_logs",
+            cloudflare + "&page=1",
+            ok(
+                "{\"success\":true,\"errors\":[],\"messages\":[],\"result\":[{\"id\":\"l1\"}],"
+                    + "\"result_info\":{\"page\":1,\"per_page\":100,\"count\":1,\"total_count\":2,"
+                    + "\"total_pages\":2}}"),
+            "/accounts/acc1/audit_logs",
+            cloudflare + "&page=2",
+            ok(
+                "{\"success\":true,\"errors\":[],\"messages\":[],\"result\":[{\"id\":\"l2\"}],"
+                    + "\"result_info\":{\"page\":2,\"per_page\":100,\"count\":1,\"total_count\":2,"
+                    + "\"total_pages\":2}}"),
+            List.of("{\"id\":\"l1\"}", "{\"id\":\"l2\"}"),
+            "Authorization",
+            "Bearer cf-1"),
+        new GetCase(
+            "datadog audit_events",
+            datadogYaml.formatted(url),
+            datadogEnv,
+            "audit_events",
+            "/api/v2/audit/events",
+            datadog,
+            ok(
+                "{\"data\":[{\"id\":\"AQ1\",\"type\":\"audit\"}],"
+                    + "\"meta\":{\"page\":{\"after\":\"eyJhZnRlciI6IkFRMSJ9\"}},\"links\":{}}"),
+            "/api/v2/audit/events",
+            datadog + "&page%5Bcursor%5D=eyJhZnRlciI6IkFRMSJ9",
+            ok("{\"data\":[{\"id\":\"AQ2\",\"type\":\"audit\"}],\"meta\":{\"page\":{}}}"),
+            List.of("{\"id\":\"AQ1\",\"type\":\"audit\"}", "{\"id\":\"AQ2\",\"type\":\"audit\"}"),
+            "DD-APPLICATION-KEY",
+            "dd-app"),
+        new GetCase(
+            "datadog security_signals",
+            datadogYaml.formatted(url),
+            datadogEnv,
+            "security_signals",
+            "/api/v2/security_monitoring/signals",
+            datadog,
+            ok(
+                "{\"data\":[{\"id\":\"S1\",\"type\":\"signal\"}],"
+                    + "\"meta\":{\"page\":{\"after\":\"c2\"}}}"),
+            "/api/v2/security_monitoring/signals",
+            datadog + "&page%5Bcursor%5D=c2",
+            ok("{\"data\":[{\"id\":\"S2\",\"type\":\"signal\"}],\"meta\":{\"page\":{}}}"),
+            List.of("{\"id\":\"S1\",\"type\":\"signal\"}", "{\"id\":\"S2\",\"type\":\"signal\"}"),
+            "DD-API-KEY",
+            "dd-api"),
+        new GetCase(
+            "bitwarden events",
+            """
+            topic: bitwarden
+            profile: bitwarden
+            vars: {api_url: "%s"}
+            auth: {mode: oauth2_client_credentials, token_url: "%s/connect/token",
+                   client_id: organization.o1, client_secret: env:BW_SECRET,
+                   client_auth: client_secret_post}
+            """
+                .formatted(url, url),
+            Map.of("BW_SECRET", "bw-secret"),
+            "events",
+            "/public/events",
+            bitwarden,
+            ok(
+                "{\"object\":\"list\",\"data\":[{\"object\":\"event\",\"type\":1000,\"itemId\":\"i1\"}],"
+                    + "\"continuationToken\":\"ct2\"}"),
+            "/public/events",
+            bitwarden + "&continuationToken=ct2",
+            ok(
+                "{\"object\":\"list\",\"data\":[{\"object\":\"event\",\"type\":1001}],"
+                    + "\"continuationToken\":null}"),
+            List.of(
+                "{\"object\":\"event\",\"type\":1000,\"itemId\":\"i1\"}",
+                "{\"object\":\"event\",\"type\":1001}"),
+            "Authorization",
+            "Bearer bw-token"));
+  }
+
+  static Stream<Arguments> getCaseIndexes() {
+    return Stream.of(0, 1, 2, 3, 4, 5).map(Arguments::of);
+  }
+
+  @ParameterizedTest
+  @MethodSource("getCaseIndexes")
+  void getUnitsSendTheWindowInTheProvidersFormatAndFollowItsToken(int index) throws Exception {
+    server.on(
+        "/connect/token",
+        exchange -> {
+          tokenForms.add(JwtTokenEndpoint.form((String) exchange.getAttribute(ApiServer.BODY)));
+          ok("{\"access_token\":\"bw-token\",\"expires_in\":3600,\"token_type\":\"Bearer\"}")
+              .answer(exchange);
+        });
+    GetCase c = getCases().get(index);
+    serve(c);
+
+    RecordingSink sink = read(c.yaml(), c.environment(), c.unit());
+
+    assertThat(sink.records()).as(c.name()).containsExactlyElementsOf(c.rows());
+    List<ApiServer.Seen> pages =
+        server.requests().stream().filter(r -> !r.pathAndQuery().startsWith("/connect/")).toList();
+    assertThat(pages)
+        .extracting(ApiServer.Seen::pathAndQuery)
+        .containsExactly(c.path() + "?" + c.firstQuery(), c.secondPath() + "?" + c.secondQuery());
+    assertThat(pages).extracting(ApiServer.Seen::method).containsOnly("GET");
+    assertThat(pages)
+        .allSatisfy(r -> assertThat(r.header(c.authHeader())).isEqualTo(c.authValue()));
+    if (c.unit().equals("events")) {
+      assertThat(tokenForms)
+          .singleElement()
+          .satisfies(
+              form ->
+                  assertThat(form)
+                      .containsEntry("grant_type", "client_credentials")
+                      .containsEntry("scope", "api.organization")
+                      .containsEntry("client_id", "organization.o1")
+                      .containsEntry("client_secret", "bw-secret"));
+    }
+  }
+
+  @Test
+  void githubForbiddenIsNotRetriedAndQuotesGithubsMessage() throws Exception {
+    GetCase c = getCases().get(0);
+    server.on(
+        c.path(),
+        json(
+            403,
+            "{\"message\":\"Must have admin rights to Organization.\","
+                + "\"documentation_url\":\"https://docs.github.com/rest\"}"));
+
+    assertThatThrownBy(() -> read(c.yaml(), c.environment(), c.unit()))
+        .hasMessageContaining("403")
+        .hasMessageContaining("Must have admin rights to Organization.")
+        .hasMessageNotContaining("ghp_audit");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void slackOkFalseAnsweredWith200FailsTheTickWithSlacksError() throws Exception {
+    GetCase c = getCases().get(1);
+    server.on(c.path(), ok("{\"ok\":false,\"error\":\"invalid_auth\"}"));
+
+    assertThatThrownBy(() -> read(c.yaml(), c.environment(), c.unit()))
+        .hasMessageContaining("invalid_auth")
+        .hasMessageNotContaining("xoxp-1");
+    assertThat(sinkless()).isEmpty();
+  }
+
+  @Test
+  void cloudflareSuccessFalseFailsTheTickWithTheFirstErrorsMessage() throws Exception {
+    GetCase c = getCases().get(2);
+    server.on(
+        c.path(),
+        ok(
+            "{\"success\":false,\"errors\":[{\"code\":10000,\"message\":\"Authentication error\"}],"
+                + "\"messages\":[],\"result\":null}"));
+
+    assertThatThrownBy(() -> read(c.yaml(), c.environment(), c.unit()))
+        .hasMessageContaining("Authentication error")
+        .hasMessageNotContaining("cf-1");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void datadogForbiddenIsNotRetriedAndQuotesTheError() throws Exception {
+    GetCase c = getCases().get(3);
+    server.on(c.path(), json(403, "{\"errors\":[\"Forbidden\"]}"));
+
+    assertThatThrownBy(() -> read(c.yaml(), c.environment(), c.unit()))
+        .hasMessageContaining("403")
+        .hasMessageContaining("Forbidden")
+        .hasMessageNotContaining("dd-app")
+        .hasMessageNotContaining("dd-api");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void bitwardenTooManyRequestsIsWaitedOutAndRetried() throws Exception {
+    GetCase c = getCases().get(5);
+    server.on("/connect/token", ok("{\"access_token\":\"bw-token\",\"expires_in\":3600}"));
+    server.on(
+        c.path(),
+        json(429, "{\"message\":\"Too many requests\"}", "Retry-After", "0"),
+        ok("{\"object\":\"list\",\"data\":[{\"type\":1000}],\"continuationToken\":null}"));
+
+    RecordingSink sink = read(c.yaml(), c.environment(), c.unit());
+
+    assertThat(sink.records()).containsExactly("{\"type\":1000}");
+    assertThat(server.paths().stream().filter(p -> p.startsWith("/public/"))).hasSize(2);
+  }
+
+  /** The requests besides the first one: a failing tick that sent one request sent no other. */
+  private List<String> sinkless() {
+    return server.paths().stream().skip(1).toList();
+  }
 }

@@ -28,7 +28,15 @@ public final class ShippedProfiles {
           "generic-json",
           "gcp",
           "aws",
-          "azure");
+          "azure",
+          "runzero",
+          "github",
+          "slack",
+          "cloudflare",
+          "datadog",
+          "bitwarden",
+          "salesforce",
+          "google_workspace");
 
   private ShippedProfiles() {}
 
