@@ -849,4 +849,197 @@ class ProviderProfilesTest {
   private List<String> sinkless() {
     return server.paths().stream().skip(1).toList();
   }
+
+  // ---------------------------------------------------------------- salesforce
+
+  private JwtTokenEndpoint salesforceTokens;
+
+  private String salesforce() throws Exception {
+    KeyPair keys = TestKeys.rsa();
+    salesforceTokens = new JwtTokenEndpoint(keys.getPublic(), "assertion", "00Dsf!token");
+    server.on("/services/oauth2/token", salesforceTokens.answer());
+    Path key = TestKeys.privateKeyPem(keys, directory.resolve("sf.pem"));
+    return """
+        topic: salesforce
+        profile: salesforce
+        vars: {instance_url: "%s"}
+        auth: {mode: jwt_bearer, token_url: "%s/services/oauth2/token", issuer: 3MVG9consumer,
+               subject: audit@acme.example, audience: "https://login.salesforce.com",
+               private_key: "file:%s"}
+        """
+        .formatted(server.url(), server.url(), key);
+  }
+
+  static Stream<Arguments> salesforceUnits() {
+    return Stream.of(
+        Arguments.of(
+            "setup_audit_trail",
+            "SELECT Id, Action, Section, CreatedDate, CreatedById, CreatedBy.Username, Display,"
+                + " DelegateUser, ResponsibleNamespacePrefix FROM SetupAuditTrail WHERE CreatedDate"
+                + " >= 2026-12-01T07:00:00Z AND CreatedDate < 2026-12-01T08:00:00Z ORDER BY"
+                + " CreatedDate ASC",
+            "SetupAuditTrail"),
+        Arguments.of(
+            "login_history",
+            "SELECT Id, UserId, LoginTime, LoginType, SourceIp, Status, Application, Browser,"
+                + " Platform, LoginUrl, AuthenticationServiceId, LoginGeoId, CountryIso, TlsProtocol,"
+                + " CipherSuite FROM LoginHistory WHERE LoginTime >= 2026-12-01T07:00:00Z AND"
+                + " LoginTime < 2026-12-01T08:00:00Z ORDER BY LoginTime ASC",
+            "LoginHistory"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("salesforceUnits")
+  void salesforceUnitsQueryTheWindowWithSoqlAndFollowNextRecordsUrl(
+      String unit, String soql, String type) throws Exception {
+    String yaml = salesforce();
+    String query = "q=" + java.net.URLEncoder.encode(soql, java.nio.charset.StandardCharsets.UTF_8);
+    String record = "{\"attributes\":{\"type\":\"" + type + "\"},\"Id\":\"0Ym1\"}";
+    server.on(
+        "/services/data/v62.0/query",
+        ApiServer.byQuery(
+            Map.of(
+                query,
+                ok(
+                    "{\"totalSize\":2,\"done\":false,\"nextRecordsUrl\":"
+                        + "\"/services/data/v62.0/query/01gD0000002HU6KIAW-2000\",\"records\":["
+                        + record
+                        + "]}"))));
+    server.on(
+        "/services/data/v62.0/query/01gD0000002HU6KIAW-2000",
+        ApiServer.byQuery(
+            Map.of("", ok("{\"totalSize\":2,\"done\":true,\"records\":[{\"Id\":\"0Ym2\"}]}"))));
+
+    RecordingSink sink = read(yaml, Map.of(), unit);
+
+    assertThat(sink.records()).containsExactly(record, "{\"Id\":\"0Ym2\"}");
+    List<ApiServer.Seen> pages =
+        server.requests().stream().filter(r -> !r.pathAndQuery().contains("oauth2")).toList();
+    assertThat(pages)
+        .extracting(ApiServer.Seen::pathAndQuery)
+        .containsExactly(
+            "/services/data/v62.0/query?" + query,
+            "/services/data/v62.0/query/01gD0000002HU6KIAW-2000");
+    assertThat(pages)
+        .allSatisfy(r -> assertThat(r.header("Authorization")).isEqualTo("Bearer 00Dsf!token"));
+    assertThat(salesforceTokens.verified())
+        .singleElement()
+        .satisfies(
+            claims -> {
+              assertThat(claims.getIssuer()).isEqualTo("3MVG9consumer");
+              assertThat(claims.getSubject()).isEqualTo("audit@acme.example");
+              assertThat(claims.getAudience()).containsExactly("https://login.salesforce.com");
+            });
+  }
+
+  @Test
+  void salesforceMalformedQueryIsNotRetriedAndQuotesTheFirstErrorsMessage() throws Exception {
+    String yaml = salesforce();
+    server.on(
+        "/services/data/v62.0/query",
+        json(
+            400, "[{\"message\":\"unexpected token: 'FROM'\",\"errorCode\":\"MALFORMED_QUERY\"}]"));
+
+    assertThatThrownBy(() -> read(yaml, Map.of(), "login_history"))
+        .hasMessageContaining("400")
+        .hasMessageContaining("unexpected token: 'FROM'")
+        .hasMessageNotContaining("00Dsf!token");
+    assertThat(server.paths().stream().filter(p -> p.startsWith("/services/data/"))).hasSize(1);
+  }
+
+  // ---------------------------------------------------------------- google_workspace
+
+  private JwtTokenEndpoint workspaceTokens;
+
+  private String workspace(String unit) throws Exception {
+    KeyPair keys = TestKeys.rsa();
+    workspaceTokens = new JwtTokenEndpoint(keys.getPublic(), "assertion", "ya29.ws");
+    server.on("/token", workspaceTokens.answer());
+    Path key = TestKeys.privateKeyPem(keys, directory.resolve("ws.pem"));
+    return """
+        topic: workspace
+        profile: google_workspace
+        vars: {api_url: "%s"}
+        auth: {mode: jwt_bearer, token_url: "%s/token", issuer: reports@acme.iam.example,
+               subject: admin@acme.example, private_key: "file:%s"}
+        """
+        .formatted(server.url(), server.url(), key);
+  }
+
+  static Stream<Arguments> workspaceApplications() {
+    return Stream.of(
+            "access_evaluation access_transparency admin admin_data_action assignments calendar"
+                + " chat chrome chrome_sync classroom cloud_search contacts context_aware_access"
+                + " data_migration data_studio directory_sync drive gcp gemini_in_workspace_apps"
+                + " gmail gplus graduation groups groups_enterprise jamboard keep ldap login meet"
+                + " meet_hardware mobile profile rules saml takeout tasks token user_accounts vault"
+                + " voice workspace_studio")
+        .flatMap(names -> Stream.of(names.split(" ")))
+        .map(Arguments::of);
+  }
+
+  @Test
+  void workspaceShipsFortyOneApplications() {
+    assertThat(workspaceApplications()).hasSize(41);
+  }
+
+  @ParameterizedTest
+  @MethodSource("workspaceApplications")
+  void workspaceUnitsListTheirApplicationsActivitiesAndFollowNextPageToken(String application)
+      throws Exception {
+    String yaml = workspace(application);
+    String path = "/admin/reports/v1/activity/users/all/applications/" + application;
+    String query =
+        "customerId=my_customer&startTime=2026-12-01T07%3A00%3A00.500Z"
+            + "&endTime=2026-12-01T08%3A00%3A00.500Z&maxResults=1000";
+    String first =
+        "{\"id\":{\"time\":\"2026-12-01T07:10:00.000Z\",\"uniqueQualifier\":\"1\","
+            + "\"applicationName\":\""
+            + application
+            + "\"},\"events\":[{\"name\":\"e\"}]}";
+    server.on(
+        path,
+        ApiServer.byQuery(
+            Map.of(
+                query,
+                ok(
+                    "{\"kind\":\"admin#reports#activities\",\"items\":["
+                        + first
+                        + "],\"nextPageToken\":\"A:1796108400:p2\"}"),
+                query + "&pageToken=A%3A1796108400%3Ap2",
+                ok("{\"kind\":\"admin#reports#activities\"}"))));
+
+    RecordingSink sink = read(yaml, Map.of(), application);
+
+    assertThat(sink.records()).containsExactly(first);
+    assertThat(server.paths().stream().filter(p -> p.startsWith("/admin/")))
+        .containsExactly(path + "?" + query, path + "?" + query + "&pageToken=A%3A1796108400%3Ap2");
+    assertThat(server.requests().stream().filter(r -> r.pathAndQuery().startsWith("/admin/")))
+        .allSatisfy(r -> assertThat(r.header("Authorization")).isEqualTo("Bearer ya29.ws"));
+    assertThat(workspaceTokens.verified())
+        .singleElement()
+        .satisfies(
+            claims -> {
+              assertThat(claims.getSubject()).isEqualTo("admin@acme.example");
+              assertThat(claims.getStringClaim("scope"))
+                  .isEqualTo("https://www.googleapis.com/auth/admin.reports.audit.readonly");
+            });
+  }
+
+  @Test
+  void workspaceNotAuthorizedIsNotRetriedAndQuotesGooglesMessage() throws Exception {
+    String yaml = workspace("login");
+    server.on(
+        "/admin/reports/v1/activity/users/all/applications/login",
+        json(
+            403,
+            "{\"error\":{\"code\":403,\"message\":\"Not Authorized to access this resource/api\","
+                + "\"status\":\"PERMISSION_DENIED\"}}"));
+
+    assertThatThrownBy(() -> read(yaml, Map.of(), "login"))
+        .hasMessageContaining("403")
+        .hasMessageContaining("Not Authorized to access this resource/api")
+        .hasMessageNotContaining("ya29.ws");
+    assertThat(server.paths().stream().filter(p -> p.startsWith("/admin/"))).hasSize(1);
+  }
 }
