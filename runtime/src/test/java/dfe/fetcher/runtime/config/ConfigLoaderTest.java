@@ -1,5 +1,6 @@
 package dfe.fetcher.runtime.config;
 
+import dfe.fetcher.rest.profile.ShippedProfiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dfe.fetcher.core.oversize.OversizePolicy;
@@ -487,8 +488,9 @@ class ConfigLoaderTest {
     assertThat(problems)
         .containsExactly(
             "config.yaml:3:20: sources.rest.lab.profile: no shipped profile named 'lab'; one of"
-                + " github-issues, okta-system-log, runzero-assets, generic-json, or an inline"
-                + " profile (a mapping)");
+                + " "
+                + String.join(", ", ShippedProfiles.NAMES)
+                + ", or an inline profile (a mapping)");
   }
 
   @Test

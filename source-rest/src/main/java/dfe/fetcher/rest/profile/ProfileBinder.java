@@ -63,6 +63,7 @@ public final class ProfileBinder {
           .ifPresent(value -> vars.put(entry.key(), value));
     }
     vars.putAll(instanceVars);
+    ProfileMaturity.bind(profile, connection, id, profileName);
     TemplateBinder templates = new TemplateBinder(varsPath, vars);
     TemplateScope common = templates.scope(false);
     Optional<Template> baseUrl = templates.template(profile, "base_url", common, true);

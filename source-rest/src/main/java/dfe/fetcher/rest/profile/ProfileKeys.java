@@ -26,7 +26,8 @@ public final class ProfileKeys {
           "errors",
           "defaults",
           "probe",
-          "endpoints");
+          "endpoints",
+          "maturity");
   public static final List<String> PROFILE_AUTH_KEYS =
       List.of(
           "accepts", "header", "prefix", "query_param", "token_url", "scope", "service", "region");
