@@ -1042,4 +1042,189 @@ class ProviderProfilesTest {
         .hasMessageNotContaining("ya29.ws");
     assertThat(server.paths().stream().filter(p -> p.startsWith("/admin/"))).hasSize(1);
   }
+
+  // ---------------------------------------------------------------- okta
+
+  private String okta() {
+    return """
+        topic: okta
+        profile: okta
+        vars: {org_url: "%s"}
+        auth: {mode: api_key, key: env:OKTA_API_TOKEN}
+        """
+        .formatted(server.url());
+  }
+
+  @Test
+  void oktaSystemLogReadsTheSettledWindowAndFollowsTheNextLink() throws Exception {
+    String query =
+        "since=2026-12-01T07%3A00%3A00.500Z&until=2026-12-01T07%3A59%3A00.500Z"
+            + "&sortOrder=ASCENDING&limit=1000";
+    server.on(
+        "/api/v1/logs",
+        ApiServer.byQuery(
+            Map.of(
+                query,
+                ok(
+                    "[{\"uuid\":\"e1\",\"eventType\":\"user.session.start\"}]",
+                    "Link",
+                    "<" + server.url() + "/api/v1/logs?after=e1&" + query + ">; rel=\"next\""),
+                "after=e1&" + query,
+                ok("[{\"uuid\":\"e2\",\"eventType\":\"user.session.end\"}]"))));
+
+    RecordingSink sink = read(okta(), Map.of("OKTA_API_TOKEN", "00abc"), "system_log");
+
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"uuid\":\"e1\",\"eventType\":\"user.session.start\"}",
+            "{\"uuid\":\"e2\",\"eventType\":\"user.session.end\"}");
+    assertThat(server.paths())
+        .containsExactly("/api/v1/logs?" + query, "/api/v1/logs?after=e1&" + query);
+    assertThat(server.requests())
+        .allSatisfy(r -> assertThat(r.header("Authorization")).isEqualTo("SSWS 00abc"));
+  }
+
+  @Test
+  void oktaInvalidTokenIsNotRetriedAndQuotesTheErrorSummary() throws Exception {
+    server.on(
+        "/api/v1/logs",
+        json(401, "{\"errorCode\":\"E0000011\",\"errorSummary\":\"Invalid token provided\"}"));
+    String yaml = okta();
+
+    assertThatThrownBy(() -> read(yaml, Map.of("OKTA_API_TOKEN", "00abc"), "system_log"))
+        .hasMessageContaining("401")
+        .hasMessageContaining("Invalid token provided")
+        .hasMessageNotContaining("00abc");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  // ---------------------------------------------------------------- duo
+
+  private String duo() {
+    return """
+        topic: duo
+        profile: duo
+        vars: {api_host: "%s"}
+        auth: {mode: signature, preset: duo, integration_key: DIWJ8X6AEYOR5OMC6TQ1,
+               secret_key: literal:Zh5eGmUq9zpfQnyUIu5OL9iWoMMv5ZNmk3zLJ4Ep}
+        """
+        .formatted(server.url());
+  }
+
+  @Test
+  void duoAuthenticationLogsSignEachRequestAndSendNextOffsetCommaJoined() throws Exception {
+    String query = "mintime=1796108400500&maxtime=1796111880500&limit=1000&sort=ts%3Aasc";
+    server.on(
+        "/admin/v2/logs/authentication",
+        ApiServer.byQuery(
+            Map.of(
+                query,
+                ok(
+                    "{\"stat\":\"OK\",\"response\":{\"authlogs\":[{\"txid\":\"t1\",\"result\":"
+                        + "\"success\"}],\"metadata\":{\"next_offset\":[\"1796108500000\",\"t1\"],"
+                        + "\"total_objects\":2}}}"),
+                query + "&next_offset=1796108500000%2Ct1",
+                ok(
+                    "{\"stat\":\"OK\",\"response\":{\"authlogs\":[{\"txid\":\"t2\",\"result\":"
+                        + "\"denied\"}],\"metadata\":{\"total_objects\":2}}}"))));
+
+    RecordingSink sink = read(duo(), Map.of(), "authentication_logs");
+
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"txid\":\"t1\",\"result\":\"success\"}", "{\"txid\":\"t2\",\"result\":\"denied\"}");
+    assertThat(server.paths())
+        .containsExactly(
+            "/admin/v2/logs/authentication?" + query,
+            "/admin/v2/logs/authentication?" + query + "&next_offset=1796108500000%2Ct1");
+    for (ApiServer.Seen seen : server.requests()) {
+      assertThat(seen.header("Authorization")).isEqualTo(SignatureTest.expected(seen, 5));
+    }
+  }
+
+  @Test
+  void duoFailAnswerIsNotRetriedAndQuotesDuosMessage() throws Exception {
+    server.on(
+        "/admin/v2/logs/authentication",
+        json(
+            401,
+            "{\"code\":40103,\"message\":\"Invalid signature in request credentials\","
+                + "\"stat\":\"FAIL\"}"));
+    String yaml = duo();
+
+    assertThatThrownBy(() -> read(yaml, Map.of(), "authentication_logs"))
+        .hasMessageContaining("401")
+        .hasMessageContaining("Invalid signature in request credentials")
+        .hasMessageNotContaining("Zh5eGmUq9zpfQnyUIu5OL9iWoMMv5ZNmk3zLJ4Ep");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void duoStatFailAnsweredWith200FailsTheTick() throws Exception {
+    server.on(
+        "/admin/v2/logs/authentication",
+        ok("{\"code\":40002,\"message\":\"Invalid request parameters\",\"stat\":\"FAIL\"}"));
+    String yaml = duo();
+
+    assertThatThrownBy(() -> read(yaml, Map.of(), "authentication_logs"))
+        .hasMessageContaining("Invalid request parameters");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  // ---------------------------------------------------------------- onepassword
+
+  private String onepassword() {
+    return """
+        topic: onepassword
+        profile: onepassword
+        vars: {api_url: "%s"}
+        auth: {mode: bearer, token: env:OP_TOKEN}
+        """
+        .formatted(server.url());
+  }
+
+  static Stream<Arguments> onepasswordUnits() {
+    return Stream.of(
+        Arguments.of("signin_attempts", "/api/v2/signinattempts"),
+        Arguments.of("item_usages", "/api/v2/itemusages"),
+        Arguments.of("audit_events", "/api/v2/auditevents"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("onepasswordUnits")
+  void onepasswordUnitsResetTheCursorToTheWindowThenSendTheCursorAlone(String unit, String path)
+      throws Exception {
+    server.on(
+        path,
+        paged(
+            "{\"cursor\":\"c2\"}",
+            "{\"cursor\":\"c2\",\"has_more\":true,\"items\":[{\"uuid\":\"u1\"}]}",
+            "{\"cursor\":\"c3\",\"has_more\":false,\"items\":[{\"uuid\":\"u2\"}]}"));
+
+    RecordingSink sink = read(onepassword(), Map.of("OP_TOKEN", "op-token"), unit);
+
+    assertThat(sink.records()).containsExactly("{\"uuid\":\"u1\"}", "{\"uuid\":\"u2\"}");
+    assertThat(server.requests())
+        .extracting(ApiServer.Seen::method)
+        .containsExactly("POST", "POST");
+    assertThat(server.requests())
+        .extracting(ApiServer.Seen::body)
+        .containsExactly(
+            "{\"limit\":1000,\"start_time\":\"2026-12-01T07:00:00.500Z\","
+                + "\"end_time\":\"2026-12-01T08:00:00.500Z\"}",
+            "{\"cursor\":\"c2\"}");
+    assertThat(server.requests())
+        .allSatisfy(r -> assertThat(r.header("Authorization")).isEqualTo("Bearer op-token"));
+  }
+
+  @Test
+  void onepasswordUnauthorizedIsNotRetried() throws Exception {
+    server.on("/api/v2/auditevents", json(401, "{\"Error\":{\"Message\":\"Unauthorized\"}}"));
+    String yaml = onepassword();
+
+    assertThatThrownBy(() -> read(yaml, Map.of("OP_TOKEN", "op-token"), "audit_events"))
+        .hasMessageContaining("401")
+        .hasMessageNotContaining("op-token");
+    assertThat(server.requests()).hasSize(1);
+  }
 }

@@ -36,7 +36,10 @@ public final class ShippedProfiles {
           "datadog",
           "bitwarden",
           "salesforce",
-          "google_workspace");
+          "google_workspace",
+          "okta",
+          "duo",
+          "onepassword");
 
   private ShippedProfiles() {}
 
