@@ -1,6 +1,5 @@
 package dfe.fetcher.runtime.config;
 
-import dfe.fetcher.rest.profile.ShippedProfiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dfe.fetcher.core.oversize.OversizePolicy;
@@ -10,6 +9,7 @@ import dfe.fetcher.file.FileConnection;
 import dfe.fetcher.file.FileUnit;
 import dfe.fetcher.file.dump.Decoder;
 import dfe.fetcher.file.dump.FileDumpSpec;
+import dfe.fetcher.rest.profile.ShippedProfiles;
 import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.source.config.ConfigException;
 import java.nio.charset.StandardCharsets;
