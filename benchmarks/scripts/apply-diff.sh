@@ -39,7 +39,7 @@ land() { # land VERSION: one dump of $rows hosts, field "v" = VERSION on even id
   cat > "dump-$version/config.yaml" <<YAML
 instance_id: bench
 output:
-  file: {directory: landing}
+  file: {directory: landing, rotate_bytes: 0}
 cursor: {directory: state}
 metrics: {address: "127.0.0.1:0"}
 sources:

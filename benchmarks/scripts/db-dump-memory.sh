@@ -43,7 +43,7 @@ cat > "$work/config.yaml" <<YAML
 instance_id: bench
 output:
   type: file
-  file: {directory: ./landing}
+  file: {directory: ./landing, rotate_bytes: 0}
 cursor: {directory: ./state}
 metrics: {address: "127.0.0.1:0"}
 sources:

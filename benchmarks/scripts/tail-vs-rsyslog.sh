@@ -139,7 +139,7 @@ fetcher_config() { # DIR FILE TOPIC SINK (the topic the unit lands on: <topic>_l
   local output
   case $4 in
     kafka) output="{type: kafka, kafka: {bootstrap_servers: \"$bootstrap\", create_topics: true}}" ;;
-    file) output="{type: file, file: {directory: ./landing}}" ;;
+    file) output="{type: file, file: {directory: ./landing, rotate_bytes: 0}}" ;;
   esac
   cat >"$1/config.yaml" <<YAML
 instance_id: bench

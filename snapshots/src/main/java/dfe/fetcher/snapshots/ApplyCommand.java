@@ -8,6 +8,7 @@ import dfe.fetcher.snapshots.apply.KafkaChangePublisher;
 import dfe.fetcher.snapshots.apply.SnapshotApplier;
 import dfe.fetcher.snapshots.apply.TableColumns;
 import dfe.fetcher.snapshots.apply.TargetTable;
+import dfe.fetcher.snapshots.progress.TerminalProgress;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.sql.Connection;
@@ -241,17 +242,19 @@ final class ApplyCommand implements Callable<Integer> {
               target, Optional.ofNullable(store), publisher, terminal.out(), metrics);
       FrameInput input =
           new FrameInput(frame -> stage(applier, frame), terminal.in(), terminal.err());
-      if (topic != null) {
-        AtomicBoolean stop = new AtomicBoolean();
-        KafkaApplyInput kafka =
-            new KafkaApplyInput(
-                new KafkaConsumerSettings(bootstrapServers, consumerProperties),
-                topic,
-                group != null ? group : "dfe-fetcher-apply." + target.name());
-        kafka.run(applier, input, follow, stop);
-      } else {
-        input.readAll(files);
-        applier.settle();
+      try (TerminalProgress progress = input.showProgress("apply", terminal)) {
+        if (topic != null) {
+          AtomicBoolean stop = new AtomicBoolean();
+          KafkaApplyInput kafka =
+              new KafkaApplyInput(
+                  new KafkaConsumerSettings(bootstrapServers, consumerProperties),
+                  topic,
+                  group != null ? group : "dfe-fetcher-apply." + target.name());
+          kafka.run(applier, input, follow, stop);
+        } else {
+          input.readAll(files);
+          applier.settle();
+        }
       }
       applier.reportWaiting();
       if (applier.unappliedSnapshots() > 0) {

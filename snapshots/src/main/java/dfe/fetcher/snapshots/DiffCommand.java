@@ -7,6 +7,7 @@ import dfe.fetcher.core.envelope.Reassembler;
 import dfe.fetcher.core.envelope.SnapshotReport;
 import dfe.fetcher.core.envelope.SnapshotStatus;
 import dfe.fetcher.snapshots.diff.ComparedSnapshots;
+import dfe.fetcher.snapshots.progress.TerminalProgress;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -94,7 +95,11 @@ final class DiffCommand implements Callable<Integer> {
           new ComparedSnapshots(
               fromId, toId, identity, reassembler, directory, (long) runMegabytes << 20);
       FrameInput input = new FrameInput(compared, terminal.in(), terminal.err());
-      sources.readInto(input);
+      // A usage error comes before the progress line, not after an empty one.
+      sources.check();
+      try (TerminalProgress progress = input.showProgress("diff", terminal)) {
+        sources.readInto(input);
+      }
       boolean complete =
           complete(reassembler, fromId, terminal) & complete(reassembler, toId, terminal);
       if (!complete) {

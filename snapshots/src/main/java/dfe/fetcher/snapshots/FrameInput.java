@@ -4,10 +4,15 @@ import dfe.fetcher.core.envelope.Frame;
 import dfe.fetcher.core.envelope.FrameParser;
 import dfe.fetcher.core.envelope.InvalidFrameException;
 import dfe.fetcher.core.envelope.Reassembler;
+import dfe.fetcher.snapshots.progress.TerminalProgress;
+import dfe.fetcher.snapshots.progress.Transfer;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -27,6 +32,7 @@ final class FrameInput {
   private final FrameParser parser = new FrameParser();
   private final InputStream stdin;
   private final PrintStream diagnostics;
+  private final Transfer transfer = new Transfer();
   private long invalidLines;
   private int unreadableFiles;
 
@@ -44,6 +50,9 @@ final class FrameInput {
   /** Reads every file in order. */
   void readAll(List<String> files) {
     for (String file : files) {
+      expectSizeOf(file);
+    }
+    for (String file : files) {
       if (file.equals("-")) {
         read(file, stdin);
         continue;
@@ -54,6 +63,29 @@ final class FrameInput {
         unreadableFiles++;
         diagnostics.println(file + ": cannot read: " + describe(e));
       }
+    }
+  }
+
+  /**
+   * Draws what has been read so far as {@code label}'s progress line on the terminal's stderr, if
+   * its setting shows progress; the byte total is the size of the files given.
+   */
+  TerminalProgress showProgress(String label, Terminal terminal) {
+    return TerminalProgress.start(label, terminal.progress(), terminal.err(), transfer::reading);
+  }
+
+  /** Adds a regular file's size to the bytes to read; standard input and a pipe have none. */
+  private void expectSizeOf(String file) {
+    if (file.equals("-")) {
+      return;
+    }
+    try {
+      Path path = Path.of(file);
+      if (Files.isRegularFile(path)) {
+        transfer.expect(Files.size(path));
+      }
+    } catch (IOException | InvalidPathException e) {
+      // Reported when the file is read.
     }
   }
 
@@ -101,6 +133,9 @@ final class FrameInput {
         buffer = Arrays.copyOf(buffer, buffer.length * 2);
       }
       int read = in.read(buffer, end, buffer.length - end);
+      if (read > 0) {
+        transfer.read(read);
+      }
       if (read < 0) {
         if (end > start) {
           accept(name, ++lineNumber, buffer, start, end);
@@ -124,6 +159,8 @@ final class FrameInput {
               + ": a message with no value (a tombstone), not a frame");
       return;
     }
+    transfer.read(value.length);
+    transfer.row();
     try {
       frames.accept(parser.parse(value, 0, value.length));
     } catch (InvalidFrameException e) {
@@ -149,6 +186,7 @@ final class FrameInput {
     if (from == to) {
       return;
     }
+    transfer.row();
     try {
       frames.accept(parser.parse(buffer, from, to - from));
     } catch (InvalidFrameException e) {

@@ -44,8 +44,8 @@ final class FrameSources {
               + " committed; isolation.level=read_uncommitted also reads aborted transactions.")
   private Map<String, String> consumerProperties = new LinkedHashMap<>();
 
-  /** Reads every file, then every topic, into {@code input}. */
-  void readInto(FrameInput input) {
+  /** A usage error when nothing is named to read, or a topic without brokers. */
+  void check() {
     if (files.isEmpty() && topics.isEmpty()) {
       throw new ParameterException(
           command.commandLine(), "give at least one FILE, or --bootstrap-server and --topic");
@@ -53,6 +53,11 @@ final class FrameSources {
     if (!topics.isEmpty() && bootstrapServers == null) {
       throw new ParameterException(command.commandLine(), "--topic needs --bootstrap-server");
     }
+  }
+
+  /** Reads every file, then every topic, into {@code input}. */
+  void readInto(FrameInput input) {
+    check();
     input.readAll(files);
     if (!topics.isEmpty()) {
       KafkaTopicInput kafka =

@@ -3,6 +3,7 @@ package dfe.fetcher.snapshots;
 import dfe.fetcher.core.envelope.Reassembler;
 import dfe.fetcher.core.envelope.SnapshotReport;
 import dfe.fetcher.core.envelope.SnapshotStatus;
+import dfe.fetcher.snapshots.progress.TerminalProgress;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -43,7 +44,11 @@ final class VerifyCommand implements Callable<Integer> {
     Terminal terminal = snapshots.terminal();
     Reassembler reassembler = Reassembler.verifyOnly();
     FrameInput input = new FrameInput(reassembler, terminal.in(), terminal.err());
-    sources.readInto(input);
+    // A usage error comes before the progress line, not after an empty one.
+    sources.check();
+    try (TerminalProgress progress = input.showProgress("verify", terminal)) {
+      sources.readInto(input);
+    }
     List<SnapshotReport> reports = reassembler.reports();
     switch (format) {
       case json -> ReportJson.write(reports, terminal.out());

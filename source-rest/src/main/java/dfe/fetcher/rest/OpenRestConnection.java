@@ -7,10 +7,10 @@ import dfe.fetcher.rest.auth.Authorizer;
 import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.auth.Origin;
 import dfe.fetcher.rest.auth.PerUnitCredentials;
+import dfe.fetcher.rest.construct.UnitReader;
 import dfe.fetcher.rest.http.BudgetGate;
 import dfe.fetcher.rest.http.RateLimit;
 import dfe.fetcher.rest.http.Requester;
-import dfe.fetcher.rest.page.Listing;
 import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceRuntime;
@@ -30,7 +30,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * requester and credential cache per origin the units' {@code base_url}s name (one for a {@code
  * base_url} without {@code {{ unit.name }}} in its host), one {@link BudgetGate} all of them share
  * (the instance's {@code rate} and {@code max_concurrent_requests}), and a source per enabled
- * endpoint, each with its own rate limit for its life.
+ * endpoint, each with its own rate limit for its life, which its constructs' requests share.
  */
 final class OpenRestConnection implements OpenConnection {
 
@@ -82,8 +82,8 @@ final class OpenRestConnection implements OpenConnection {
                       runtime.metrics(),
                       budget));
       String source = connection.id() + "." + endpoint.unit();
-      Listing listing =
-          new Listing(
+      UnitReader reader =
+          new UnitReader(
               source,
               connection,
               endpoint,
@@ -93,8 +93,8 @@ final class OpenRestConnection implements OpenConnection {
       sources.put(
           endpoint.unit(),
           endpoint.shape() == Shape.DUMP
-              ? new RestDump(source, listing, runtime.clock())
-              : new RestWindows(source, listing, endpoint, runtime.clock()));
+              ? new RestDump(source, reader, runtime.clock())
+              : new RestWindows(source, reader, endpoint, runtime.clock()));
     }
   }
 

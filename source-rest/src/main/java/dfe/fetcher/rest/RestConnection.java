@@ -4,6 +4,7 @@ import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.construct.Constructs;
 import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.DurationText;
@@ -94,6 +95,7 @@ public record RestConnection(
               + ", at most "
               + endpoint.maxPages()
               + " pages");
+      constructs(endpoint).ifPresent(details::add);
       endpoint
           .window()
           .ifPresent(
@@ -119,6 +121,31 @@ public record RestConnection(
               endpoint.configPath()));
     }
     return units;
+  }
+
+  /** What {@code config-check} says of an endpoint's constructs; empty when it has none. */
+  private static Optional<String> constructs(Endpoint endpoint) {
+    Constructs constructs = endpoint.constructs();
+    if (constructs.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> parts = new ArrayList<>();
+    if (!constructs.prelude().isEmpty()) {
+      parts.add("prelude of " + constructs.prelude().size());
+    }
+    constructs
+        .keyset()
+        .ifPresent(
+            keyset ->
+                parts.add(
+                    keyset.request().isPresent()
+                        ? "keyset from "
+                            + keyset.request().get().method()
+                            + " "
+                            + keyset.request().get().path().text()
+                        : "keyset from a template"));
+    constructs.second().ifPresent(stage -> parts.add(stage.describe()));
+    return Optional.of("constructs: " + String.join("; ", parts));
   }
 
   /**

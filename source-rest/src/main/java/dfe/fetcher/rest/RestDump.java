@@ -6,7 +6,7 @@ import dfe.fetcher.core.row.Row;
 import dfe.fetcher.core.row.RowSink;
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.SourceException;
-import dfe.fetcher.rest.page.Listing;
+import dfe.fetcher.rest.construct.UnitReader;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -17,21 +17,21 @@ import org.slf4j.LoggerFactory;
  * A {@code shape: dump} endpoint: every page of its listing in one snapshot per tick. The part
  * begins before the first request, so an API that returns nothing lands as begin and end(0), and
  * ends without a position. A listing that cannot be finished (a request that fails after its
- * retries, a loop, {@code max_pages} reached with more to read, {@code fail_when}) is aborted: no
- * {@code end}, so a cut-short dump never looks complete, and the tick is reported failed with the
- * reason.
+ * retries, a loop, {@code max_pages} reached with more to read, {@code fail_when}, any request of
+ * its constructs: the prelude, a key's listing, a lookup, an item) is aborted: no {@code end}, so a
+ * cut-short dump never looks complete, and the tick is reported failed with the reason.
  */
 final class RestDump implements RowSource {
 
   private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.source.rest");
 
   private final String source;
-  private final Listing listing;
+  private final UnitReader reader;
   private final Clock clock;
 
-  RestDump(String source, Listing listing, Clock clock) {
+  RestDump(String source, UnitReader reader, Clock clock) {
     this.source = source;
-    this.listing = listing;
+    this.reader = reader;
     this.clock = clock;
   }
 
@@ -43,10 +43,11 @@ final class RestDump implements RowSource {
     int pages;
     try {
       pages =
-          listing.read(
-              Optional.empty(),
-              (record, origin) -> sink.row(Row.ofDump(record, clock.millis(), origin)),
-              cancellation);
+          reader
+              .tick()
+              .readAll(
+                  (record, origin) -> sink.row(Row.ofDump(record, clock.millis(), origin)),
+                  cancellation);
     } catch (SourceException e) {
       // The tick reports the reason once, as event=tick_failed.
       LOG.debug("event=rest_dump_aborted unit={} reason=\"{}\"", source, e.getMessage());

@@ -1,6 +1,7 @@
 package dfe.fetcher.rest;
 
 import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.construct.ConstructType;
 import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.ProfileBinder;
@@ -71,7 +72,13 @@ public final class RestSourceFamily implements SourceFamily {
         ProfileKeys.ENDPOINT_KEYS,
         ProfileKeys.ROWS_KEYS,
         ProfileKeys.PAGINATE_KEYS,
-        ProfileKeys.WINDOW_KEYS);
+        ProfileKeys.WINDOW_KEYS,
+        ProfileKeys.CONSTRUCT_KEYS,
+        ConstructType.KEYSET.keys(),
+        ConstructType.LOOKUP.keys(),
+        ConstructType.MANIFEST.keys(),
+        ConstructType.REQUEST_KEYS,
+        ConstructType.PRELUDE_KEYS);
   }
 
   @Override

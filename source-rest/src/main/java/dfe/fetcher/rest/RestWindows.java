@@ -8,6 +8,7 @@ import dfe.fetcher.core.row.RowSink;
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.core.row.WindowMark;
+import dfe.fetcher.rest.construct.UnitReader;
 import dfe.fetcher.rest.page.Listing;
 import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.rest.profile.TemplateWindow;
@@ -39,6 +40,9 @@ import org.slf4j.LoggerFactory;
  *       the next tick starts there, reading again the records of that instant (at least once);
  *   <li>else, when its requests read {@code window.end}, the window is halved and read again, until
  *       a window fits (the rows of the cut attempt land again: at least once);
+ *   <li>with a manifest whose items carry a checkpoint ({@code key} and {@code position}), each
+ *       item landed was committed as {@code WindowMark(start, item)}: the tick ends, and the next
+ *       one reads the window again from its start, requesting only the items after that one;
  *   <li>else (an API bounded only below, without {@code position_at}), or when one instant of the
  *       format still holds more than {@code max_pages} pages, the tick fails as before.
  * </ul>
@@ -48,15 +52,15 @@ final class RestWindows implements RowSource {
   private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.source.rest");
 
   private final String source;
-  private final Listing listing;
+  private final UnitReader reader;
   private final WindowSpec window;
   private final boolean boundedAbove;
   private final Optional<WindowPosition> position;
   private final Clock clock;
 
-  RestWindows(String source, Listing listing, Endpoint endpoint, Clock clock) {
+  RestWindows(String source, UnitReader reader, Endpoint endpoint, Clock clock) {
     this.source = source;
-    this.listing = listing;
+    this.reader = reader;
     this.window = endpoint.window().orElseThrow();
     this.boundedAbove = endpoint.placeholders().contains("window.end");
     String at = endpoint.configPath();
@@ -76,30 +80,51 @@ final class RestWindows implements RowSource {
     cancellation.throwIfCancelled();
     Instant now = clock.instant();
     Instant end = window.format().truncate(now.minus(window.settle()));
+    Optional<WindowMark> mark =
+        checkpoint.filter(WindowMark.class::isInstance).map(WindowMark.class::cast);
     Instant start =
-        checkpoint
-            .filter(WindowMark.class::isInstance)
-            .map(mark -> ((WindowMark) mark).end())
+        mark.map(WindowMark::end)
             .orElseGet(() -> window.format().truncate(now.minus(window.lookback())));
+    // The items an earlier tick landed of the window starting at the checkpoint.
+    Optional<WindowMark.Item> resumeAfter = mark.flatMap(WindowMark::after);
+    UnitReader.Tick tick = reader.tick();
     Optional<Duration> span = window.step();
     while (start.isBefore(end)) {
       Instant stepEnd = span.map(start::plus).filter(end::isAfter).orElse(end);
       LastRecord last = new LastRecord();
+      Instant windowStart = start;
+      boolean[] itemLanded = {false};
       Listing.Listed listed =
-          listing.readUpToMaxPages(
+          tick.read(
               Optional.of(new TemplateWindow(start, stepEnd, window.format())),
               (record, origin) -> {
                 last.record = record;
                 last.origin = origin;
                 sink.row(new Row(record, clock.millis(), Optional.empty(), origin));
               },
+              item -> {
+                itemLanded[0] = true;
+                sink.advance(new WindowMark(windowStart, Optional.of(item)));
+              },
+              resumeAfter,
               cancellation);
       if (listed.cutShort().isEmpty()) {
         sink.advance(new WindowMark(stepEnd));
         start = stepEnd;
+        resumeAfter = Optional.empty();
         continue;
       }
       String cut = listed.cutShort().get();
+      if (itemLanded[0]) {
+        // Each landed item's checkpoint was committed as it landed: the next tick goes on after
+        // the last one.
+        LOG.info(
+            "event=rest_window_partial unit={} start={} end={} committed=items",
+            source,
+            window.format().format(start),
+            window.format().format(stepEnd));
+        return;
+      }
       if (position.isPresent()) {
         sink.advance(new WindowMark(partialEnd(cut, start, stepEnd, last)));
         return;

@@ -3,14 +3,18 @@ package dfe.fetcher.app.cli;
 import dfe.fetcher.app.logging.LogFormat;
 import dfe.fetcher.snapshots.SnapshotsCommand;
 import dfe.fetcher.snapshots.Terminal;
+import dfe.fetcher.snapshots.progress.ProgressMode;
+import dfe.fetcher.snapshots.progress.ProgressSetting;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /** The {@code dfe-fetcher} command. Each subcommand is a feature of its own package. */
 @Command(
@@ -24,11 +28,14 @@ import picocli.CommandLine.ScopeType;
       CheckpointsCommand.class,
       FilterCommand.class,
       StatusCommand.class,
+      TopCommand.class,
       MetricsManifestCommand.class
     })
 public final class DfeFetcher implements Runnable {
 
   private final Terminal terminal;
+
+  @Spec private CommandSpec spec;
 
   private DfeFetcher(Terminal terminal) {
     this.terminal = terminal;
@@ -45,7 +52,38 @@ public final class DfeFetcher implements Runnable {
       }
       format.get().apply();
     }
-    System.exit(run(args, System.in, System.out, System.err));
+    ProgressSetting progress;
+    try {
+      progress = ProgressSetting.of(System.getenv(), System.getProperties());
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    System.exit(run(args, new Terminal(System.in, System.out, System.err, progress)));
+  }
+
+  /**
+   * {@code --progress auto|always|never}, on every subcommand; it wins over {@code
+   * DFE_FETCHER_PROGRESS}. Commands that draw a progress line read it when they start.
+   */
+  @Option(
+      names = "--progress",
+      paramLabel = "auto|always|never",
+      scope = ScopeType.INHERIT,
+      description =
+          "the progress line of run --once and snapshots verify/apply/diff on stderr: auto"
+              + " (default; only when stderr is a terminal, as ./dfe-fetcher tells), always or"
+              + " never; default from DFE_FETCHER_PROGRESS")
+  void progress(String word) {
+    ProgressMode mode =
+        ProgressMode.of(word)
+            .orElseThrow(
+                () ->
+                    new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--progress " + word + ": not a progress mode; use auto, always or never"));
+    terminal.progress().choose(mode);
   }
 
   /**
@@ -73,7 +111,13 @@ public final class DfeFetcher implements Runnable {
 
   /** Runs the command line in this process and returns its exit code. */
   public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-    Terminal terminal = new Terminal(in, out, err);
+    return run(args, new Terminal(in, out, err));
+  }
+
+  /** Runs the command line on {@code terminal}'s streams and returns its exit code. */
+  static int run(String[] args, Terminal terminal) {
+    PrintStream out = terminal.out();
+    PrintStream err = terminal.err();
     CommandLine commandLine = new CommandLine(new DfeFetcher(terminal));
     commandLine.addSubcommand("snapshots", new SnapshotsCommand(terminal));
     commandLine.setOut(new PrintWriter(out, true));

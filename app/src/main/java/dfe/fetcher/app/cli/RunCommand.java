@@ -5,6 +5,7 @@ import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.runtime.service.FetcherService;
 import dfe.fetcher.runtime.tick.TickOutcome;
 import dfe.fetcher.snapshots.Terminal;
+import dfe.fetcher.snapshots.progress.TerminalProgress;
 import dfe.fetcher.source.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -109,7 +110,17 @@ final class RunCommand implements Callable<Integer> {
     SignalHandler previousTerm = Signal.handle(new Signal("TERM"), stop);
     SignalHandler previousInt = Signal.handle(new Signal("INT"), stop);
     Map<String, TickOutcome> outcomes;
-    try {
+    try (TerminalProgress progress =
+        TerminalProgress.start(
+            "run",
+            terminal.progress(),
+            terminal.err(),
+            () ->
+                LandedRows.reading(
+                    service.metrics().registry(),
+                    service.metrics().announcedRows(),
+                    service.metrics().inputAhead(),
+                    service.metrics().inputRead()))) {
       outcomes = chosen.isEmpty() ? service.runOnce() : service.runUnitsOnce(chosen);
     } finally {
       Signal.handle(new Signal("TERM"), previousTerm);

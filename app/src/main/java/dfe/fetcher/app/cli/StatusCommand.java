@@ -2,6 +2,7 @@ package dfe.fetcher.app.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dfe.fetcher.app.top.TopView;
 import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.runtime.config.MetricsConfig;
 import dfe.fetcher.snapshots.Terminal;
@@ -68,7 +69,7 @@ final class StatusCommand implements Callable<Integer> {
       if (loaded == null) {
         return ConfigCheckCommand.INVALID_CONFIG;
       }
-      address = addressOf(loaded.metrics());
+      address = addressOf(loaded.metrics(), spec);
     }
     URI uri;
     try {
@@ -104,10 +105,14 @@ final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
-  private String addressOf(MetricsConfig metrics) {
+  /**
+   * The HOST:PORT to ask a service listening on {@code metrics.address}; a usage error of {@code
+   * command} for port 0.
+   */
+  static String addressOf(MetricsConfig metrics, CommandSpec command) {
     if (metrics.port() == 0) {
       throw new ParameterException(
-          spec.commandLine(),
+          command.commandLine(),
           "metrics.address "
               + metrics.address()
               + " listens on any free port: pass --address HOST:PORT (the service logs it as"
@@ -172,19 +177,7 @@ final class StatusCommand implements Callable<Integer> {
   }
 
   private static String span(Duration duration) {
-    long seconds = duration.toSeconds();
-    if (seconds < 60) {
-      return seconds + "s";
-    }
-    if (seconds < 3600) {
-      return seconds / 60 + "m" + (seconds % 60 == 0 ? "" : seconds % 60 + "s");
-    }
-    if (seconds < 86400) {
-      return seconds / 3600 + "h" + (seconds % 3600 / 60 == 0 ? "" : seconds % 3600 / 60 + "m");
-    }
-    return seconds / 86400
-        + "d"
-        + (seconds % 86400 / 3600 == 0 ? "" : seconds % 86400 / 3600 + "h");
+    return TopView.span(duration.toSeconds());
   }
 
   private static Instant instant(JsonNode node) {

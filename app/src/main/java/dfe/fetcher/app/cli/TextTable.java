@@ -18,6 +18,12 @@ final class TextTable {
   }
 
   void print(PrintStream out) {
+    lines().forEach(out::println);
+  }
+
+  /** The table's lines, header first. */
+  List<String> lines() {
+    List<String> lines = new ArrayList<>();
     int columns = rows.get(0).size();
     int[] widths = new int[columns];
     for (List<String> row : rows) {
@@ -33,7 +39,8 @@ final class TextTable {
           line.append(" ".repeat(widths[i] - row.get(i).length() + 2));
         }
       }
-      out.println(line.toString().stripTrailing());
+      lines.add(line.toString().stripTrailing());
     }
+    return lines;
   }
 }

@@ -1,9 +1,6 @@
 package dfe.fetcher.app.logging;
 
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.joran.JoranConfigurator;
-import ch.qos.logback.core.joran.spi.JoranException;
-import java.net.URL;
 import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.ILoggerFactory;
@@ -14,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * event=NAME key=value ...}) or {@code json} (one JSON object per event with ECS-style names:
  * {@code @timestamp}, {@code log.level}, {@code log.logger}, {@code message}, and the message's
  * {@code key=value} pairs as fields). Chosen by {@code --log-format} or {@code
- * DFE_FETCHER_LOG_FORMAT}; {@code logback.xml} holds both appenders.
+ * DFE_FETCHER_LOG_FORMAT}; {@link LogSetup} sets logback up for either.
  */
 public enum LogFormat {
   TEXT,
@@ -22,9 +19,6 @@ public enum LogFormat {
 
   /** The environment variable that chooses the format when no {@code --log-format} is given. */
   public static final String VARIABLE = "DFE_FETCHER_LOG_FORMAT";
-
-  /** The logback property {@code logback.xml} reads to pick its appender. */
-  static final String PROPERTY = "dfe.fetcher.log.format";
 
   /** The word for it in {@code --log-format} and {@code DFE_FETCHER_LOG_FORMAT}. */
   public String word() {
@@ -42,26 +36,16 @@ public enum LogFormat {
   }
 
   /**
-   * Reconfigures logback from {@code logback.xml} with this format. Events logged before stay as
-   * they were written; a logback that is not the SLF4J binding (a test's) is left alone.
+   * Sets logback up again with this format. Events logged before stay as they were written; a
+   * logback that is not the SLF4J binding, or one an operator configured from a file of theirs
+   * ({@code -Dlogback.configurationFile}), is left alone.
    */
   public void apply() {
     ILoggerFactory factory = LoggerFactory.getILoggerFactory();
-    if (!(factory instanceof LoggerContext context)) {
+    if (!(factory instanceof LoggerContext context)
+        || System.getProperty("logback.configurationFile") != null) {
       return;
     }
-    URL configuration = LogFormat.class.getResource("/logback.xml");
-    if (configuration == null) {
-      return;
-    }
-    context.reset();
-    context.putProperty(PROPERTY, word());
-    JoranConfigurator configurator = new JoranConfigurator();
-    configurator.setContext(context);
-    try {
-      configurator.doConfigure(configuration);
-    } catch (JoranException e) {
-      throw new IllegalStateException("logback.xml cannot be read: " + e.getMessage(), e);
-    }
+    LogSetup.configure(context, this);
   }
 }

@@ -37,6 +37,8 @@ import java.util.stream.Collectors;
  *  {"type":"timestamp","value":"2026-05-01T12:00:00.123456Z"},
  *  {"type":"local_timestamp","value":"2026-05-01T12:00:00.123456"},{"type":"bytes","value":"AAE="}]}}
  * {"version":2,"mark":{"kind":"window","end":"2026-05-01T12:00:00Z"}}
+ * {"version":2,"mark":{"kind":"window","end":"2026-05-01T12:00:00Z",
+ *  "after":{"key":"item-7","position":"2026-05-01T12:03:00Z"}}}
  * {"version":2,"mark":{"kind":"cursor_token","token":"..."}}
  * {"version":2,"mark":{"kind":"dump_resume","snapshot_id":"0190...","snapshot_at":"2026-05-01T12:00:00.123Z",
  *  "next_seq":"100000","last_key":[{"type":"integer","value":"100000"}],"anchor_ms":"1777636800123",
@@ -136,7 +138,7 @@ public final class MarkCodec {
     return switch (kind) {
       case "file" -> withCommittedFiles ? file(mark) : withoutCommittedFiles(mark);
       case "keyset" -> keyset(mark);
-      case "window" -> new WindowMark(instant(mark, "end"));
+      case "window" -> window(mark);
       case "cursor_token" -> cursorToken(mark);
       case "dump_resume" -> dumpResume(mark);
       case "file_tail" -> fileTail(mark);
@@ -165,7 +167,18 @@ public final class MarkCodec {
         }
       }
       case KEYSET -> node.set("values", valuesNode((KeysetMark) mark));
-      case WINDOW -> node.put("end", ((WindowMark) mark).end().toString());
+      case WINDOW -> {
+        WindowMark window = (WindowMark) mark;
+        node.put("end", window.end().toString());
+        window
+            .after()
+            .ifPresent(
+                item -> {
+                  ObjectNode after = node.putObject("after");
+                  after.put("key", item.key());
+                  after.put("position", item.position());
+                });
+      }
       case CURSOR_TOKEN -> node.put("token", ((CursorTokenMark) mark).token());
       case DUMP_RESUME -> {
         DumpResumeMark resume = (DumpResumeMark) mark;
@@ -264,6 +277,23 @@ public final class MarkCodec {
   private static FileMark withoutCommittedFiles(JsonNode mark) throws UnreadableMarkException {
     instant(mark, "changed_at"); // still refuse a document that was never well formed
     return new FileMark(FileMark.EMPTY_WATERMARK, text(mark, "path"));
+  }
+
+  /**
+   * A window mark; its {@code after} item is optional (a build before it wrote none, and one that
+   * cannot read it ignores it, reading the whole window again: at least once).
+   */
+  private static WindowMark window(JsonNode mark) throws UnreadableMarkException {
+    Instant end = instant(mark, "end");
+    JsonNode after = mark.get("after");
+    if (after == null) {
+      return new WindowMark(end);
+    }
+    if (!after.isObject()) {
+      throw new UnreadableMarkException("a window mark's \"after\" is not an object");
+    }
+    return new WindowMark(
+        end, Optional.of(new WindowMark.Item(text(after, "key"), text(after, "position"))));
   }
 
   private static DumpResumeMark dumpResume(JsonNode mark) throws UnreadableMarkException {

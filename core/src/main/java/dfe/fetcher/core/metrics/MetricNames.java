@@ -74,11 +74,31 @@ public final class MetricNames {
   public static final String TAIL_LAG_BYTES = "dfe_fetcher_tail_lag_bytes";
 
   /**
+   * Gauge, labels {@code source}, {@code file}: how long the oldest byte of a followed file not yet
+   * read has been in the file, in seconds, after the unit's last read (0 when it is read to its
+   * end); a lower bound, as precise as the time between two reads. A file no longer followed loses
+   * its series.
+   */
+  public static final String TAIL_LAG_SECONDS = "dfe_fetcher_tail_lag_seconds";
+
+  /**
    * Labels {@code source}, {@code kind} ({@code rename}: a path now names another file; {@code
    * truncate}: a file shrank below its offset and is read from its start; {@code deleted}: a file
    * removed while followed): rotations a file tail unit saw.
    */
   public static final String TAIL_ROTATIONS = "dfe_fetcher_tail_rotations_total";
+
+  /**
+   * Label {@code topic}: rotations of the file output's live file of a topic ({@code
+   * output.file.rotate_bytes}, {@code rotate_secs}); from zero once the topic's file is first used.
+   */
+  public static final String OUTPUT_FILE_ROTATIONS = "dfe_fetcher_output_file_rotations_total";
+
+  /**
+   * Label {@code topic}: rotated files of a topic the file output's retention deleted ({@code
+   * output.file.retain_files}, {@code retain_secs}); from zero once the topic's file is first used.
+   */
+  public static final String OUTPUT_FILES_DELETED = "dfe_fetcher_output_files_deleted_total";
 
   /**
    * Label {@code source}, a gauge: the requests the API says are left in its current rate-limit

@@ -164,6 +164,32 @@ class MarkCodecTest {
     }
 
     @Test
+    void aWindowMarkKeepsTheItemItGotToInTheNextWindow() throws Exception {
+      WindowMark mark =
+          new WindowMark(
+              Instant.parse("2026-05-01T12:00:00Z"),
+              java.util.Optional.of(new WindowMark.Item("blob \"7\"", "2026-05-01T12:03:00")));
+      assertThat(roundTrip(mark)).isEqualTo(mark);
+      assertThat(
+              JSON.readTree(MarkCodec.encode(mark, COMMITTED_AT))
+                  .path("mark")
+                  .path("after")
+                  .path("position")
+                  .asText())
+          .isEqualTo("2026-05-01T12:03:00");
+    }
+
+    @Test
+    void aWindowMarkWhoseAfterIsNoObjectIsUnreadable() {
+      byte[] document =
+          "{\"version\":2,\"mark\":{\"kind\":\"window\",\"end\":\"2026-05-01T12:00:00Z\",\"after\":\"x\"}}"
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> MarkCodec.decode(document))
+          .isInstanceOf(MarkCodec.UnreadableMarkException.class)
+          .hasMessage("a window mark's \"after\" is not an object");
+    }
+
+    @Test
     void aCursorTokenMarkKeepsItsTokenVerbatim() throws Exception {
       CursorTokenMark mark = new CursorTokenMark("eyJvZmZzZXQiOjQyfQ==/next?after=a%2Fb&x=\"y\"");
       assertThat(roundTrip(mark)).isEqualTo(mark);

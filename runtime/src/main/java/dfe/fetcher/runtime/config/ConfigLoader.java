@@ -33,15 +33,19 @@ import java.util.Set;
 public final class ConfigLoader {
 
   /**
-   * {@code DFE_FETCHER_*} variables that are not settings: the launcher's JVM options and the log
-   * level read by logback. Every other {@code DFE_FETCHER_*} variable must name a setting.
+   * {@code DFE_FETCHER_*} variables that are not settings: the launcher's JVM options and class
+   * path and class-data archive ({@code DFE_FETCHER_CDS}), the log level and format, and the
+   * progress line's mode ({@code DFE_FETCHER_PROGRESS}, read by the command line). Every other
+   * {@code DFE_FETCHER_*} variable must name a setting.
    */
   public static final Set<String> NOT_SETTINGS =
       Set.of(
           "DFE_FETCHER_JAVA_OPTS",
           "DFE_FETCHER_LOG_LEVEL",
           "DFE_FETCHER_LOG_FORMAT",
-          "DFE_FETCHER_CLASSPATH");
+          "DFE_FETCHER_CLASSPATH",
+          "DFE_FETCHER_CDS",
+          "DFE_FETCHER_PROGRESS");
 
   private ConfigLoader() {}
 

@@ -1,5 +1,6 @@
 package dfe.fetcher.runtime.config;
 
+import dfe.fetcher.runtime.transport.FileRotation;
 import dfe.fetcher.source.SourceUnit;
 import dfe.fetcher.source.config.Secret;
 import java.util.ArrayList;
@@ -16,6 +17,31 @@ import java.util.Map;
 public final class ConfigSummary {
 
   private ConfigSummary() {}
+
+  /** {@code output.file}'s rotation and retention in words. */
+  private static String rotation(FileRotation rotation) {
+    if (!rotation.rotates()) {
+      return "none, one growing file per topic";
+    }
+    List<String> when = new ArrayList<>();
+    if (rotation.rotateBytes() > 0) {
+      when.add("at " + rotation.rotateBytes() + " bytes");
+    }
+    if (!rotation.rotateAge().isZero()) {
+      when.add("after " + rotation.rotateAge().toSeconds() + "s");
+    }
+    List<String> kept = new ArrayList<>();
+    if (rotation.retainFiles() > 0) {
+      kept.add("the newest " + rotation.retainFiles() + " rotated files per topic kept");
+    }
+    if (!rotation.retainAge().isZero()) {
+      kept.add("rotated files deleted " + rotation.retainAge().toSeconds() + "s after rotation");
+    }
+    if (kept.isEmpty()) {
+      kept.add("every rotated file kept");
+    }
+    return String.join(" or ", when) + ", " + String.join(", ", kept);
+  }
 
   /** The summary, one fact a line, ending with a line break. */
   public static String render(FetcherConfig config) {
@@ -36,7 +62,10 @@ public final class ConfigSummary {
     OutputConfig output = config.output();
     String suffix = "topic suffix '" + output.topicSuffix() + "'";
     switch (output.type()) {
-      case FILE -> lines.add("output: file, into " + output.fileDirectory() + ", " + suffix);
+      case FILE -> {
+        lines.add("output: file, into " + output.fileDirectory() + ", " + suffix);
+        lines.add("file rotation: " + rotation(output.fileRotation()));
+      }
       case KAFKA ->
           lines.add("output: kafka, to " + output.kafka().bootstrapServers() + ", " + suffix);
     }

@@ -1,11 +1,13 @@
 package dfe.fetcher.runtime.config;
 
+import dfe.fetcher.runtime.transport.FileRotation;
 import dfe.fetcher.source.config.ConfigOrigin;
 import dfe.fetcher.source.config.Problems;
 import dfe.fetcher.source.config.Secret;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,13 +18,17 @@ import java.util.Optional;
 final class OutputBinding {
 
   static final List<String> OUTPUT_KEYS = List.of("type", "topic_suffix", "file", "kafka", "batch");
-  static final List<String> OUTPUT_FILE_KEYS = List.of("directory");
+  static final List<String> OUTPUT_FILE_KEYS =
+      List.of("directory", "rotate_bytes", "rotate_secs", "retain_files", "retain_secs");
   static final List<String> OUTPUT_KAFKA_KEYS =
       List.of(
           "bootstrap_servers", "properties", "create_topics", "partitions", "replication_factor");
   static final List<String> BATCH_KEYS = List.of("max_rows", "max_bytes", "linger_ms");
 
   private static final int MAX_INT = Integer.MAX_VALUE;
+
+  /** Ten years: a longer age limit is a typo, and keeps {@code Instant} arithmetic in range. */
+  private static final long MAX_SECONDS = 10L * 366 * 24 * 3600;
 
   private final ConfigBinding root;
   private final Problems problems;
@@ -53,8 +59,9 @@ final class OutputBinding {
     TopicNames.check(
         suffix, output.originOf("topic_suffix"), output.pathOf("topic_suffix"), true, problems);
 
-    Path directory =
-        root.directory(output.section("file", OUTPUT_FILE_KEYS), "directory", "./landing");
+    Section file = output.section("file", OUTPUT_FILE_KEYS);
+    Path directory = root.directory(file, "directory", "./landing");
+    FileRotation rotation = rotation(file);
 
     Section kafka = output.section("kafka", OUTPUT_KAFKA_KEYS);
     String bootstrap =
@@ -95,7 +102,20 @@ final class OutputBinding {
         type,
         suffix,
         directory,
+        rotation,
         new KafkaOutput(bootstrap, properties, createTopics, partitions, replication));
+  }
+
+  /** {@code output.file}'s rotation and retention; 0 switches each limit off. */
+  private static FileRotation rotation(Section file) {
+    FileRotation defaults = FileRotation.DEFAULT;
+    return new FileRotation(
+        file.integer("rotate_bytes", defaults.rotateBytes(), 0, Long.MAX_VALUE),
+        Duration.ofSeconds(
+            file.integer("rotate_secs", defaults.rotateAge().toSeconds(), 0, MAX_SECONDS)),
+        file.smallInteger("retain_files", defaults.retainFiles(), 0, 1_000_000),
+        Duration.ofSeconds(
+            file.integer("retain_secs", defaults.retainAge().toSeconds(), 0, MAX_SECONDS)));
   }
 
   /** A Kafka property's value as a secret spec; numbers and booleans are taken as their text. */

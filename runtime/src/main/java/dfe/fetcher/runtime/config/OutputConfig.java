@@ -1,6 +1,7 @@
 package dfe.fetcher.runtime.config;
 
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.runtime.transport.FileRotation;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -12,10 +13,16 @@ import java.util.Objects;
  *     be empty)
  * @param fileDirectory {@code output.file.directory}, absolute (default {@code ./landing} next to
  *     the config file)
+ * @param fileRotation {@code output.file.rotate_bytes}, {@code rotate_secs}, {@code retain_files}
+ *     and {@code retain_secs}
  * @param kafka {@code output.kafka}
  */
 public record OutputConfig(
-    OutputType type, String topicSuffix, Path fileDirectory, KafkaOutput kafka) {
+    OutputType type,
+    String topicSuffix,
+    Path fileDirectory,
+    FileRotation fileRotation,
+    KafkaOutput kafka) {
 
   public static final String DEFAULT_TOPIC_SUFFIX = "_land";
 
@@ -23,6 +30,7 @@ public record OutputConfig(
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(topicSuffix, "topicSuffix");
     Objects.requireNonNull(fileDirectory, "fileDirectory");
+    Objects.requireNonNull(fileRotation, "fileRotation");
     Objects.requireNonNull(kafka, "kafka");
   }
 

@@ -25,7 +25,15 @@ public final class MarkDescription {
               + ((KeysetMark) mark)
                   .values().stream().map(KeysetMark.Value::text).collect(Collectors.joining(", "))
               + ")";
-      case WINDOW -> "windows read up to " + ((WindowMark) mark).end();
+      case WINDOW ->
+          "windows read up to "
+              + ((WindowMark) mark).end()
+              + ((WindowMark) mark)
+                  .after()
+                  .map(
+                      item ->
+                          ", and the next one up to item " + item.key() + " at " + item.position())
+                  .orElse("");
       case CURSOR_TOKEN ->
           "an API cursor token of "
               + ((CursorTokenMark) mark).token().length()

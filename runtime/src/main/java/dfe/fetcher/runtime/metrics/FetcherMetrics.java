@@ -4,6 +4,7 @@ import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.runtime.tick.BoundUnit;
 import dfe.fetcher.runtime.tick.TickMetrics;
+import dfe.fetcher.runtime.transport.FileOutputEvents;
 import dfe.fetcher.source.SourceMetrics;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -13,13 +14,15 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
  * The fetcher's metrics, registered in one registry under the names of {@link MetricNames}. Labels
  * carry store, topic and reason names only, never a value from a record or a secret.
  */
-public final class FetcherMetrics implements SourceMetrics, TickMetrics {
+public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOutputEvents {
 
   private final PrometheusRegistry registry;
   private final Counter snapshots;
@@ -42,10 +45,16 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
   private final Counter tailBytes;
   private final Gauge tailFilesWatched;
   private final Gauge tailLag;
+  private final Gauge tailLagSeconds;
   private final Counter tailRotations;
+  private final Counter outputFileRotations;
+  private final Counter outputFilesDeleted;
   private final Gauge apiQuotaRemaining;
   private final Counter restCredentialsWithheld;
   private final UnitFreshness freshness;
+  private final ConcurrentHashMap<String, Long> announcedRows = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Long> inputAhead = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Long> inputRead = new ConcurrentHashMap<>();
 
   public FetcherMetrics() {
     this(new PrometheusRegistry());
@@ -181,11 +190,31 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
             .help("Bytes of a followed file not read yet (size - offset) after the last read")
             .labelNames("source", "file")
             .register(registry);
+    tailLagSeconds =
+        Gauge.builder()
+            .name(MetricNames.TAIL_LAG_SECONDS)
+            .help(
+                "How long the oldest unread byte of a followed file has been in it, after the last"
+                    + " read; 0 when read to its end")
+            .labelNames("source", "file")
+            .register(registry);
     tailRotations =
         Counter.builder()
             .name(MetricNames.TAIL_ROTATIONS)
             .help("Rotations a file tail unit saw: rename, truncate, deleted")
             .labelNames("source", "kind")
+            .register(registry);
+    outputFileRotations =
+        Counter.builder()
+            .name(MetricNames.OUTPUT_FILE_ROTATIONS)
+            .help("Rotations of the file output's live file of a topic")
+            .labelNames("topic")
+            .register(registry);
+    outputFilesDeleted =
+        Counter.builder()
+            .name(MetricNames.OUTPUT_FILES_DELETED)
+            .help("Rotated files of a topic the file output's retention deleted")
+            .labelNames("topic")
             .register(registry);
     apiQuotaRemaining =
         Gauge.builder()
@@ -272,6 +301,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.TAIL_FILES_WATCHED -> tailFilesWatched.labelValues(source).set(value);
       case MetricNames.TAIL_LAG_BYTES ->
           tailLag.labelValues(source, labels.getOrDefault("file", "")).set(value);
+      case MetricNames.TAIL_LAG_SECONDS ->
+          tailLagSeconds.labelValues(source, labels.getOrDefault("file", "")).set(value);
       default -> {
         // Not registered by this build.
       }
@@ -280,8 +311,13 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
 
   @Override
   public void remove(String name, String source, Map<String, String> labels) {
-    if (name.equals(MetricNames.TAIL_LAG_BYTES)) {
-      tailLag.remove(source, labels.getOrDefault("file", ""));
+    switch (name) {
+      case MetricNames.TAIL_LAG_BYTES -> tailLag.remove(source, labels.getOrDefault("file", ""));
+      case MetricNames.TAIL_LAG_SECONDS ->
+          tailLagSeconds.remove(source, labels.getOrDefault("file", ""));
+      default -> {
+        // Not registered by this build.
+      }
     }
   }
 
@@ -319,6 +355,49 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
         .help("1 while the service is ready (its output reachable, as /readyz answers), else 0")
         .callback(callback -> callback.call(ready.getAsBoolean() ? 1 : 0))
         .register(registry);
+  }
+
+  /**
+   * Adds {@code total} to the rows the unit's sources said their dumps hold; kept for a progress
+   * line, not served: a series per announced count would say nothing a dashboard needs.
+   */
+  @Override
+  public void partBegun(String store, OptionalLong total) {
+    if (total.isPresent()) {
+      announcedRows.merge(store, total.getAsLong(), Long::sum);
+    }
+  }
+
+  /**
+   * Per unit, the rows its dump parts said they hold when they began ({@code count_first}), summed
+   * over the parts begun since start; a unit whose parts announced none is absent.
+   */
+  public Map<String, Long> announcedRows() {
+    return Map.copyOf(announcedRows);
+  }
+
+  /**
+   * Kept for a progress line, not served, as {@link #announcedRows}: per unit, the input bytes its
+   * sources said they were about to read (a file dump's file sizes), summed since start.
+   */
+  @Override
+  public void inputAhead(String store, long bytes) {
+    inputAhead.merge(store, bytes, Long::sum);
+  }
+
+  @Override
+  public void inputRead(String store, long bytes) {
+    inputRead.merge(store, bytes, Long::sum);
+  }
+
+  /** Per unit, the input bytes announced with {@link #inputAhead}; absent for a unit with none. */
+  public Map<String, Long> inputAhead() {
+    return Map.copyOf(inputAhead);
+  }
+
+  /** Per unit, the input bytes read of what was announced. */
+  public Map<String, Long> inputRead() {
+    return Map.copyOf(inputRead);
   }
 
   @Override
@@ -414,8 +493,26 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
       case MetricNames.TAIL_ROTATIONS -> tailRotations.labelValues(labelValues).get();
       case MetricNames.REST_CREDENTIALS_WITHHELD ->
           restCredentialsWithheld.labelValues(labelValues).get();
+      case MetricNames.OUTPUT_FILE_ROTATIONS -> outputFileRotations.labelValues(labelValues).get();
+      case MetricNames.OUTPUT_FILES_DELETED -> outputFilesDeleted.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no counter named " + name);
     };
+  }
+
+  @Override
+  public void topicOpened(String topic) {
+    outputFileRotations.labelValues(topic);
+    outputFilesDeleted.labelValues(topic);
+  }
+
+  @Override
+  public void rotated(String topic) {
+    outputFileRotations.labelValues(topic).inc();
+  }
+
+  @Override
+  public void deleted(String topic) {
+    outputFilesDeleted.labelValues(topic).inc();
   }
 
   /** The current value of a gauge, for tests. */
@@ -423,6 +520,7 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics {
     return switch (name) {
       case MetricNames.TAIL_FILES_WATCHED -> tailFilesWatched.labelValues(labelValues).get();
       case MetricNames.TAIL_LAG_BYTES -> tailLag.labelValues(labelValues).get();
+      case MetricNames.TAIL_LAG_SECONDS -> tailLagSeconds.labelValues(labelValues).get();
       default -> throw new IllegalArgumentException("no gauge named " + name);
     };
   }

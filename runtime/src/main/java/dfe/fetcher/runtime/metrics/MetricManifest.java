@@ -161,10 +161,27 @@ public final class MetricManifest {
               List.of("source", "file"),
               "bytes of a followed file not read yet (size less offset) after the unit's last read"),
           new Series(
+              MetricNames.TAIL_LAG_SECONDS,
+              Type.GAUGE,
+              List.of("source", "file"),
+              "seconds the oldest unread byte of a followed file has been in it (at least), after"
+                  + " the unit's last read; 0 when it is read to its end"),
+          new Series(
               MetricNames.TAIL_ROTATIONS,
               Type.COUNTER,
               List.of("source", "kind"),
               "rotations a file tail unit saw (rename, truncate, deleted)"),
+          new Series(
+              MetricNames.OUTPUT_FILE_ROTATIONS,
+              Type.COUNTER,
+              List.of("topic"),
+              "rotations of the file output's live file of a topic, from the topic's first write"),
+          new Series(
+              MetricNames.OUTPUT_FILES_DELETED,
+              Type.COUNTER,
+              List.of("topic"),
+              "rotated files of a topic the file output's retention deleted, from the topic's"
+                  + " first write"),
           new Series(
               MetricNames.CHECKPOINT_AGE,
               Type.GAUGE,

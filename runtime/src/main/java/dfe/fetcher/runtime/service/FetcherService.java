@@ -62,11 +62,12 @@ public final class FetcherService implements AutoCloseable {
       AtomicReference<RowFilterStage> filter,
       ConnectionUnits opened) {}
 
-  private FetcherService(FetcherConfig config, Transport transport, Clock clock) {
+  private FetcherService(
+      FetcherConfig config, FetcherMetrics metrics, Transport transport, Clock clock) {
     this.config = config;
     this.current = config;
     this.transport = transport;
-    this.metrics = new FetcherMetrics(new PrometheusRegistry(), clock);
+    this.metrics = metrics;
     this.metrics.registerReadiness(this::isReady);
     this.runtime = new SourceRuntime(clock, config.oversize(), metrics);
     this.cursors = new FileCursorStore(config.checkpointDirectory(), clock);
@@ -92,7 +93,8 @@ public final class FetcherService implements AutoCloseable {
    *     yet (the Kafka transport)
    */
   public static FetcherService create(FetcherConfig config, Clock clock) {
-    return new FetcherService(config, ConfiguredTransport.open(config), clock);
+    FetcherMetrics metrics = new FetcherMetrics(new PrometheusRegistry(), clock);
+    return new FetcherService(config, metrics, ConfiguredTransport.open(config, metrics), clock);
   }
 
   /**

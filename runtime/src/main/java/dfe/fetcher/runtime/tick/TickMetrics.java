@@ -1,5 +1,7 @@
 package dfe.fetcher.runtime.tick;
 
+import java.util.OptionalLong;
+
 /**
  * What a tick counts, as it happens. Both runtimes implement it on the fetcher's Prometheus
  * registry ({@code FetcherMetrics}); tests may record it. Every label is a unit's name, a topic or
@@ -7,6 +9,18 @@ package dfe.fetcher.runtime.tick;
  * ticks of different units count at once.
  */
 public interface TickMetrics {
+
+  /**
+   * A dump part of unit {@code store} opened its snapshot; {@code total} is its row count when the
+   * source knows it ({@code count_first}). Not called for a snapshot a tick resumes.
+   */
+  default void partBegun(String store, OptionalLong total) {}
+
+  /** Unit {@code store}'s source is about to read about {@code bytes} of input (file sizes). */
+  default void inputAhead(String store, long bytes) {}
+
+  /** Unit {@code store}'s source read {@code bytes} more of the input it announced. */
+  default void inputRead(String store, long bytes) {}
 
   /** A dump part of unit {@code store} closed with an {@code end} that was acknowledged. */
   void snapshotCompleted(String store);

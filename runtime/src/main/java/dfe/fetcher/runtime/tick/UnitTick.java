@@ -127,6 +127,7 @@ final class UnitTick implements RowSink {
     }
     lastKey = Optional.empty();
     anchorMillis = context.clock().millis();
+    context.metrics().partBegun(unit.store(), total);
     EnvelopeStage.Enveloped begin = envelope.begin(total);
     pipeline.add(enrichment.frame(begin.frame(), context.clock().millis()));
   }
@@ -224,6 +225,16 @@ final class UnitTick implements RowSink {
     if (resumable && envelope.isOpen()) {
       pipeline.markAfterAdded(openMark(false));
     }
+  }
+
+  @Override
+  public void inputAhead(long bytes) {
+    context.metrics().inputAhead(unit.store(), bytes);
+  }
+
+  @Override
+  public void inputRead(long bytes) {
+    context.metrics().inputRead(unit.store(), bytes);
   }
 
   /**

@@ -4,6 +4,7 @@ import dfe.fetcher.runtime.config.FetcherConfig;
 import dfe.fetcher.runtime.config.KafkaOutput;
 import dfe.fetcher.source.config.Secret;
 import dfe.fetcher.source.config.SecretUnavailableException;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.KafkaException;
@@ -18,15 +19,21 @@ public final class ConfiguredTransport {
   private ConfiguredTransport() {}
 
   /**
-   * The transport {@code output.type} names.
+   * The transport {@code output.type} names; the file output tells {@code fileEvents} of its
+   * rotations and deletions.
    *
    * @throws IllegalArgumentException when a Kafka property's secret cannot be read or the producer
    *     refuses a property (the message names the property and where its value was to come from,
    *     never the value)
    */
-  public static Transport open(FetcherConfig config) {
+  public static Transport open(FetcherConfig config, FileOutputEvents fileEvents) {
     return switch (config.output().type()) {
-      case FILE -> new FileTransport(config.output().fileDirectory());
+      case FILE ->
+          new FileTransport(
+              config.output().fileDirectory(),
+              config.output().fileRotation(),
+              Clock.systemUTC(),
+              fileEvents);
       case KAFKA -> {
         KafkaOutput kafka = config.output().kafka();
         Map<String, String> properties = checkedKafkaProperties(config);

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -11,16 +12,22 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +50,15 @@ import org.slf4j.LoggerFactory;
  * failing every thread that shares it, and can stop a batch half written. An interrupted sender
  * finishes a batch it has started (a batch is short), keeps its interrupt flag, and a sender
  * interrupted while waiting for a file's lock sends nothing.
+ *
+ * <p>With a {@link FileRotation} the live file is rotated between batches, under the file's lock,
+ * before the batch that would take it past the size limit (or the first batch once it is too old):
+ * it is fsynced, closed and renamed to its {@link RotatedFile} name, a new empty live file is
+ * created, and the directory is fsynced so that both names are durable before the batch that
+ * follows is written and acknowledged. Every line of a rotated file was acknowledged before it was
+ * renamed; no record is ever split across two files. Retention then deletes the topic's oldest
+ * rotated files beyond the count and age limits, never the live file. A rotation that fails fails
+ * the batch (nothing of it is written); the next batch tries again.
  */
 public final class FileTransport implements Transport {
 
@@ -54,10 +70,26 @@ public final class FileTransport implements Transport {
   private static final byte NEWLINE = '\n';
 
   private final Path directory;
+  private final FileRotation rotation;
+  private final Clock clock;
+  private final FileOutputEvents events;
   private final Map<String, TopicFile> files = new ConcurrentHashMap<>();
 
+  /** One file per topic that only grows: no rotation, no retention. */
   public FileTransport(Path directory) {
+    this(directory, FileRotation.NEVER, Clock.systemUTC(), FileOutputEvents.NONE);
+  }
+
+  /**
+   * @param clock dates rotated files and decides their age, and the live file's
+   * @param events told of every rotation and deletion
+   */
+  public FileTransport(
+      Path directory, FileRotation rotation, Clock clock, FileOutputEvents events) {
     this.directory = directory;
+    this.rotation = rotation;
+    this.clock = clock;
+    this.events = events;
   }
 
   /** The file a topic lands in. */
@@ -80,17 +112,22 @@ public final class FileTransport implements Transport {
     try {
       for (String each : linesByTopic.keySet()) {
         topic = each;
-        TopicFile file = files.computeIfAbsent(topic, name -> new TopicFile(fileOf(name)));
+        TopicFile file = files.computeIfAbsent(topic, name -> new TopicFile(name, fileOf(name)));
         file.lock(topic);
         locked.add(file);
       }
+      Instant now = clock.instant();
       int index = 0;
       for (Map.Entry<String, ByteArrayOutputStream> lines : linesByTopic.entrySet()) {
         topic = lines.getKey();
         TopicFile file = locked.get(index++);
-        FileOutputStream out = file.open();
+        file.open(now);
+        file.rotateIfDue(lines.getValue().size(), now);
         lengthsBefore.add(file.length);
-        lines.getValue().writeTo(out);
+        if (file.length == 0) {
+          file.firstLineAt = now;
+        }
+        lines.getValue().writeTo(file.out);
         file.length += lines.getValue().size();
       }
       index = 0;
@@ -146,8 +183,9 @@ public final class FileTransport implements Transport {
   }
 
   /** One topic's file: its lock, and what is known of it while the lock is held. */
-  private static final class TopicFile {
+  private final class TopicFile {
 
+    final String topic;
     final Path path;
     final ReentrantLock lock = new ReentrantLock();
 
@@ -157,8 +195,26 @@ public final class FileTransport implements Transport {
     /** The file's length as this transport has written it. Guarded by {@link #lock}. */
     long length;
 
-    TopicFile(Path path) {
+    /**
+     * When the live file got its first line, for {@code rotate_secs}; null while it is empty. A
+     * file found non-empty at start counts from its topic's newest rotation, else from its last
+     * modification. Guarded by {@link #lock}.
+     */
+    Instant firstLineAt;
+
+    /** The newest rotated file, once the directory was looked at. Guarded by {@link #lock}. */
+    Optional<RotatedFile> newestRotated;
+
+    /**
+     * Whether a file was created or renamed in the directory since its last successful fsync: the
+     * next open syncs it before anything is written. Guarded by {@link #lock}.
+     */
+    boolean namesNotDurable;
+
+    TopicFile(String topic, Path path) {
+      this.topic = topic;
       this.path = path;
+      events.topicOpened(topic);
     }
 
     void lock(String topic) throws IOException, InterruptedException {
@@ -172,19 +228,136 @@ public final class FileTransport implements Transport {
       }
     }
 
-    /** Opens the file on first use, dropping a torn last line a crash left behind. */
-    FileOutputStream open() throws IOException {
-      if (out == null) {
-        Files.createDirectories(path.getParent());
-        if (Files.exists(path)) {
-          try (RandomAccessFile repair = new RandomAccessFile(path.toFile(), "rw")) {
-            dropTornLastLine(repair, path);
-          }
-        }
-        out = new FileOutputStream(path.toFile(), true);
-        length = Files.size(path);
+    /**
+     * Opens the file on first use, dropping a torn last line a crash left behind. The first open of
+     * a topic also applies retention to the rotated files an earlier run left.
+     */
+    void open(Instant now) throws IOException {
+      if (out != null) {
+        return;
       }
-      return out;
+      Files.createDirectories(path.getParent());
+      if (newestRotated == null && (rotation.rotates() || rotation.limitsRetention())) {
+        // Before the file is opened: should the listing fail, the next batch tries all again.
+        List<RotatedFile> rotated = rotatedFiles();
+        newestRotated =
+            rotated.isEmpty() ? Optional.empty() : Optional.of(rotated.get(rotated.size() - 1));
+        applyRetention(rotated, now);
+      }
+      boolean existed = Files.exists(path);
+      if (existed) {
+        try (RandomAccessFile repair = new RandomAccessFile(path.toFile(), "rw")) {
+          dropTornLastLine(repair, path);
+        }
+      }
+      FileOutputStream opened = new FileOutputStream(path.toFile(), true);
+      if (!existed || namesNotDurable) {
+        try {
+          syncDirectory(path.getParent());
+        } catch (IOException e) {
+          namesNotDurable = true;
+          closeQuietly(opened);
+          throw e;
+        }
+        namesNotDurable = false;
+      }
+      out = opened;
+      length = Files.size(path);
+      firstLineAt = null;
+      if (length > 0) {
+        firstLineAt =
+            newestRotated != null && newestRotated.isPresent()
+                ? newestRotated.get().rotatedAt()
+                : Files.getLastModifiedTime(path).toInstant();
+      }
+    }
+
+    /**
+     * Rotates the live file when the next {@code incoming} bytes would take it past {@code
+     * rotate_bytes}, or its first line is {@code rotate_secs} old. An empty file is never rotated.
+     */
+    void rotateIfDue(long incoming, Instant now) throws IOException {
+      if (length == 0) {
+        return;
+      }
+      String reason;
+      if (rotation.rotateBytes() > 0 && length + incoming > rotation.rotateBytes()) {
+        reason = "size";
+      } else if (!rotation.rotateAge().isZero()
+          && !now.isBefore(firstLineAt.plus(rotation.rotateAge()))) {
+        reason = "age";
+      } else {
+        return;
+      }
+      // What the file holds was fsynced before it was acknowledged; this sync also makes a cut
+      // back after a failed batch durable before the file is closed for good.
+      out.getFD().sync();
+      discard();
+      RotatedFile rotated = RotatedFile.next(topic, now, newestRotated);
+      Path target = path.resolveSibling(rotated.fileName());
+      while (Files.exists(target)) { // put there by hand: never overwrite a file
+        rotated = RotatedFile.next(topic, rotated.rotatedAt(), Optional.of(rotated));
+        target = path.resolveSibling(rotated.fileName());
+      }
+      long bytes = length;
+      Files.move(path, target, StandardCopyOption.ATOMIC_MOVE);
+      newestRotated = Optional.of(rotated);
+      namesNotDurable = true;
+      open(now); // a new, empty live file; the directory is fsynced before anything is written
+      events.rotated(topic);
+      LOG.info(
+          "event=output_file_rotated topic={} file={} bytes={} reason={}",
+          topic,
+          target,
+          bytes,
+          reason);
+      if (rotation.limitsRetention()) {
+        applyRetention(rotatedFiles(), now);
+      }
+    }
+
+    /** The topic's rotated files in the directory, oldest first. */
+    private List<RotatedFile> rotatedFiles() throws IOException {
+      try (Stream<Path> listing = Files.list(path.getParent())) {
+        return listing
+            .map(each -> RotatedFile.parse(topic, each.getFileName().toString()))
+            .flatMap(Optional::stream)
+            .sorted()
+            .toList();
+      }
+    }
+
+    /** Deletes the oldest rotated files beyond {@code retain_files} and older than retain_secs. */
+    private void applyRetention(List<RotatedFile> oldestFirst, Instant now) {
+      int beyondCount =
+          rotation.retainFiles() == 0
+              ? 0
+              : Math.max(0, oldestFirst.size() - rotation.retainFiles());
+      for (int i = 0; i < oldestFirst.size(); i++) {
+        RotatedFile each = oldestFirst.get(i);
+        String reason;
+        if (i < beyondCount) {
+          reason = "retain_files";
+        } else if (!rotation.retainAge().isZero()
+            && !now.isBefore(each.rotatedAt().plus(rotation.retainAge()))) {
+          reason = "retain_secs";
+        } else {
+          continue;
+        }
+        Path file = path.resolveSibling(each.fileName());
+        try {
+          if (Files.deleteIfExists(file)) {
+            events.deleted(topic);
+            LOG.info("event=output_file_deleted topic={} file={} reason={}", topic, file, reason);
+          }
+        } catch (IOException e) {
+          LOG.warn(
+              "event=output_file_not_deleted topic={} file={} reason=\"{}\"",
+              topic,
+              file,
+              describe(e));
+        }
+      }
     }
 
     /**
@@ -205,13 +378,17 @@ public final class FileTransport implements Transport {
 
     void discard() {
       if (out != null) {
-        try {
-          out.close();
-        } catch (IOException ignored) {
-          // Everything acknowledged was fsynced already; nothing is lost by a failed close.
-        }
+        closeQuietly(out);
         out = null;
       }
+    }
+  }
+
+  private static void closeQuietly(FileOutputStream out) {
+    try {
+      out.close();
+    } catch (IOException ignored) {
+      // Everything acknowledged was fsynced already; nothing is lost by a failed close.
     }
   }
 
@@ -256,6 +433,22 @@ public final class FileTransport implements Transport {
   private static byte lastByte(RandomAccessFile file, long position) throws IOException {
     file.seek(position);
     return file.readByte();
+  }
+
+  /**
+   * Makes the names in {@code directory} durable: a new live file's, a rotated file's. The channel
+   * is the transport's own for this call only; the interrupt flag is held off around it so that an
+   * interrupted sender still finishes the batch it started, as with the streams.
+   */
+  private static void syncDirectory(Path directory) throws IOException {
+    boolean interrupted = Thread.interrupted();
+    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+      channel.force(true);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private static boolean canCreate(Path directory) {

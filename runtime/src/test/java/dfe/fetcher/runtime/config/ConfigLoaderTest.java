@@ -11,6 +11,7 @@ import dfe.fetcher.file.dump.Decoder;
 import dfe.fetcher.file.dump.FileDumpSpec;
 import dfe.fetcher.rest.profile.ShippedProfiles;
 import dfe.fetcher.runtime.tick.FilterErrors;
+import dfe.fetcher.runtime.transport.FileRotation;
 import dfe.fetcher.source.config.ConfigException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,6 +59,8 @@ class ConfigLoaderTest {
     assertThat(config.output().type()).isEqualTo(OutputType.FILE);
     assertThat(config.output().topicSuffix()).isEqualTo("_land");
     assertThat(config.output().fileDirectory()).isEqualTo(directory.resolve("landing"));
+    assertThat(config.output().fileRotation())
+        .isEqualTo(new FileRotation(268_435_456, Duration.ZERO, 8, Duration.ZERO));
     assertThat(config.output().kafka().bootstrapServers()).isEqualTo("127.0.0.1:9092");
     assertThat(config.output().kafka().properties()).isEmpty();
     assertThat(config.batch()).isEqualTo(new BatchConfig(500, 1_048_576, 1_000));
@@ -108,7 +111,12 @@ class ConfigLoaderTest {
             output:
               type: kafka
               topic_suffix: .raw
-              file: {directory: /var/lib/dfe/landing}
+              file:
+                directory: /var/lib/dfe/landing
+                rotate_bytes: 1048576
+                rotate_secs: 3600
+                retain_files: 0
+                retain_secs: 604800
               kafka:
                 bootstrap_servers: "k1:9092, k2:9093"
                 properties: {linger.ms: 5, enable.idempotence: true, acks: all}
@@ -136,6 +144,8 @@ class ConfigLoaderTest {
     assertThat(config.output().type()).isEqualTo(OutputType.KAFKA);
     assertThat(config.output().topicSuffix()).isEqualTo(".raw");
     assertThat(config.output().fileDirectory()).isEqualTo(Path.of("/var/lib/dfe/landing"));
+    assertThat(config.output().fileRotation())
+        .isEqualTo(new FileRotation(1_048_576, Duration.ofHours(1), 0, Duration.ofDays(7)));
     assertThat(config.output().kafka().bootstrapServers()).isEqualTo("k1:9092, k2:9093");
     assertThat(config.output().kafka().properties())
         .containsOnlyKeys("linger.ms", "enable.idempotence", "acks");
@@ -280,6 +290,8 @@ class ConfigLoaderTest {
           a broker with no port   | output: {kafka: {bootstrap_servers: 'a:1,b'}} | config.yaml:1:37: output.kafka.bootstrap_servers: 'a:1,b' is not a comma-separated list of HOST:PORT, e.g. 10.0.0.1:9092,10.0.0.2:9092
           no rows per batch       | output: {batch: {max_rows: 0}}               | config.yaml:1:28: output.batch.max_rows: must be at least 1, was 0
           a negative linger       | output: {batch: {linger_ms: -1}}             | config.yaml:1:29: output.batch.linger_ms: must be at least 0, was -1
+          a negative rotation     | output: {file: {rotate_bytes: -1}}           | config.yaml:1:31: output.file.rotate_bytes: must be at least 0, was -1
+          a negative retention    | output: {file: {retain_files: -2}}           | config.yaml:1:31: output.file.retain_files: must be at least 0, was -2
           a zero record size      | oversize: {max_record_bytes: 0}              | config.yaml:1:30: oversize.max_record_bytes: must be at least 1, was 0
           an empty directory      | cursor: {directory: ''}                      | config.yaml:1:21: cursor.directory: must not be empty
           an instance with a dot  | instance_id: eu.west                         | config.yaml:1:14: instance_id: must not contain '.'

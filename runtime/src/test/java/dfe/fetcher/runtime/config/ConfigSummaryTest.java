@@ -45,6 +45,7 @@ class ConfigSummaryTest {
             "instance: edge-7",
             "scheduler: every 300s unless a connection says otherwise, at most 4 fetches at once",
             "output: file, into landing, topic suffix '_land'",
+            "file rotation: at 268435456 bytes, the newest 8 rotated files per topic kept",
             "batches: up to 500 rows or 1048576 bytes, flushed after 1000 ms",
             "dlq: enabled, topic dfe_fetcher_dlq",
             "oversize: records over 921600 bytes become stubs; the DLQ keeps their first 65536"
@@ -65,6 +66,24 @@ class ConfigSummaryTest {
             "    unit sites: dump to topic sites-sites_land, store sites.sites",
             "      decoder csv",
             "      path sites.csv");
+  }
+
+  @Test
+  void theFileOutputsRotationIsSummarisedInWords() throws Exception {
+    ConfigFixture fixture = new ConfigFixture(directory);
+
+    assertThat(
+            ConfigSummary.render(
+                fixture.load(
+                    "output: {file: {rotate_bytes: 1000, rotate_secs: 3600, retain_files: 0,"
+                        + " retain_secs: 86400}}")))
+        .contains(
+            "\nfile rotation: at 1000 bytes or after 3600s, rotated files deleted 86400s after"
+                + " rotation\n");
+    assertThat(ConfigSummary.render(fixture.load("output: {file: {retain_files: 0}}")))
+        .contains("\nfile rotation: at 268435456 bytes, every rotated file kept\n");
+    assertThat(ConfigSummary.render(fixture.load("output: {file: {rotate_bytes: 0}}")))
+        .contains("\nfile rotation: none, one growing file per topic\n");
   }
 
   @Test

@@ -202,6 +202,7 @@ class EnvironmentOverridesTest {
             Map.of(
                 "DFE_FETCHER_JAVA_OPTS", "-Xmx512m",
                 "DFE_FETCHER_LOG_LEVEL", "DEBUG",
+                "DFE_FETCHER_PROGRESS", "never",
                 "PATH", "/usr/bin",
                 "dfe_fetcher_instance_id", "lower-case-is-not-ours"));
 

@@ -41,12 +41,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Contract.</b> {@code read} starts each file at the offset its checkpoint entry holds (the
  * checkpoint is what the driver committed: a line not acknowledged is read again), reads whole
- * lines up to the size each file had when the read began, and returns. Every row's offset is in the
- * marks that follow it; a mark rides on every {@value #MARK_EVERY_ROWS}th row (every 4 x files rows
- * when more files are followed) and on an {@link RowSink#advance} at the end of the read, so the
- * driver commits a file's offset only once every line before it is acknowledged. A line without its
- * newline is not read (it is read whole once the newline is written), except at the end of a file
- * known complete (a gzip file, a rotated file quiet for {@code rotate_wait_secs}).
+ * lines up to the size each file had when the read began, and, while a file has grown since and the
+ * read handed over lines, does so again from where it stands, for up to {@link #FOLLOW_FOR} in all
+ * (so a busy file is followed as it is written, and a tick still ends), then returns. Every row's
+ * offset is in the marks that follow it; a mark rides on every {@value #MARK_EVERY_ROWS}th row
+ * (every 4 x files rows when more files are followed) and on an {@link RowSink#advance} at the end
+ * of the read, so the driver commits a file's offset only once every line before it is
+ * acknowledged. A line without its newline is not read (it is read whole once the newline is
+ * written), except at the end of a file known complete (a gzip file, a rotated file quiet for
+ * {@code rotate_wait_secs}).
  *
  * <p><b>Which file is which.</b> Files are matched to entries by fingerprint ({@link Fingerprint},
  * {@link FileAssignment}). A file that continues an entry but is now shorter than its offset was
@@ -73,6 +76,12 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   /** Lines one file may hand over before the next file's turn: the share of a busy file. */
   static final int LINES_PER_TURN = 500;
 
+  /**
+   * How long one read goes on following files that grow while it reads them, before it returns and
+   * the unit waits for its next tick.
+   */
+  static final Duration FOLLOW_FOR = Duration.ofSeconds(10);
+
   private final FileTailSpec spec;
   private final Clock clock;
   private final SourceMetrics metrics;
@@ -96,6 +105,9 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   private final Set<String> reported = new HashSet<>();
   private final Set<String> lagSeries = new HashSet<>();
 
+  /** By identity: when the unread part of each followed file was written. */
+  private final Map<String, UnreadAge> unreadAges = new HashMap<>();
+
   /** What this process read of a file's start, valid while its size and time stay the same. */
   private record Prefix(long size, Instant modified, byte[] bytes, int length, boolean gzip) {}
 
@@ -115,6 +127,22 @@ public final class FileTailSource implements RowSource, AutoCloseable {
 
   @Override
   public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    Instant until = clock.instant().plus(FOLLOW_FOR);
+    Optional<Mark> from = checkpoint;
+    while (true) {
+      Round round = readRound(from, sink, cancellation);
+      if (!round.grown() || !clock.instant().isBefore(until)) {
+        return;
+      }
+      from = Optional.of(round.end());
+    }
+  }
+
+  /** Where one pass over the files ended, and whether a file it read from has grown past it. */
+  private record Round(FileTailMark end, boolean grown) {}
+
+  private Round readRound(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException {
     Instant now = clock.instant();
     List<FileTailMark.TailedFile> entries =
@@ -157,12 +185,30 @@ public final class FileTailSource implements RowSource, AutoCloseable {
           kept.add(file);
         }
       }
-      reading.end(kept);
+      FileTailMark end = reading.end(kept);
       report(kept);
       forgetAllBut(kept);
+      return new Round(end, reading.lines > 0 && grownPastLimit(kept));
     } finally {
       reading.closeStreams();
     }
+  }
+
+  /** Whether a file still followed holds more now than this read took as its limit. */
+  private static boolean grownPastLimit(List<FollowedFile> kept) {
+    for (FollowedFile file : kept) {
+      if (file.complete || file.rotatedAway) {
+        continue;
+      }
+      try {
+        if (Files.size(file.path) > file.limit) {
+          return true;
+        }
+      } catch (IOException e) {
+        // gone or unreadable: the next tick's listing says which
+      }
+    }
+    return false;
   }
 
   /** Keeps the caches to the files still followed, so they stay as small as the mark. */
@@ -179,6 +225,7 @@ public final class FileTailSource implements RowSource, AutoCloseable {
     lastIdentity.keySet().retainAll(fingerprints);
     rotatedAwaySince.keySet().retainAll(fingerprints);
     lastSize.keySet().retainAll(identities);
+    unreadAges.keySet().retainAll(identities);
     completeAt.keySet().retainAll(identities);
     prefixes.keySet().removeIf(key -> !identities.contains(key.substring(0, key.indexOf('|'))));
     reported.removeIf(
@@ -616,6 +663,7 @@ public final class FileTailSource implements RowSource, AutoCloseable {
 
   private void report(List<FollowedFile> kept) {
     metrics.set(MetricNames.TAIL_FILES_WATCHED, store, Map.of(), kept.size());
+    Instant at = clock.instant();
     Set<String> now = new LinkedHashSet<>();
     for (FollowedFile file : kept) {
       if (file.complete) {
@@ -628,10 +676,20 @@ public final class FileTailSource implements RowSource, AutoCloseable {
           store,
           Map.of("file", label),
           Math.max(0, file.limit - file.offset));
+      UnreadAge age = unreadAges.computeIfAbsent(file.identity, identity -> new UnreadAge());
+      Instant writtenBy =
+          file.lastWrite == null || file.lastWrite.isAfter(at) ? at : file.lastWrite;
+      age.observe(file.limit, writtenBy);
+      metrics.set(
+          MetricNames.TAIL_LAG_SECONDS,
+          store,
+          Map.of("file", label),
+          age.at(file.offset, at).toMillis() / 1000.0);
     }
     for (String gone : lagSeries) {
       if (!now.contains(gone)) {
         metrics.remove(MetricNames.TAIL_LAG_BYTES, store, Map.of("file", gone));
+        metrics.remove(MetricNames.TAIL_LAG_SECONDS, store, Map.of("file", gone));
       }
     }
     lagSeries.clear();
@@ -880,14 +938,15 @@ public final class FileTailSource implements RowSource, AutoCloseable {
       streams.clear();
     }
 
-    /** Ends the read: counts, and commits where {@code kept} stand. */
-    void end(List<FollowedFile> kept) throws InterruptedException {
+    /** Ends the read: counts, and commits where {@code kept} stand, which it returns. */
+    FileTailMark end(List<FollowedFile> kept) throws InterruptedException {
       metrics.add(MetricNames.TAIL_LINES, store, Map.of(), lines);
       metrics.add(MetricNames.TAIL_BYTES, store, Map.of(), bytes);
       FileTailMark end = mark(kept);
       if (lastMark.isEmpty() || !lastMark.get().equals(end)) {
         sink.advance(end);
       }
+      return end;
     }
   }
 

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,6 +70,52 @@ class FileTailSourceTest {
     tail.read();
 
     assertThat(tail.values()).containsExactly("one", "two", "three", "four", "five");
+  }
+
+  @Test
+  void aReadFollowsAFileThatGrowsWhileItIsRead() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    append("app.log", "one\ntwo\nthree\n");
+    tail.onRow =
+        row -> {
+          if (row.get("message").asText().equals("two")) {
+            write("app.log", "four\nfive\n");
+          }
+        };
+
+    tail.read();
+
+    assertThat(tail.values()).containsExactly("one", "two", "three", "four", "five");
+  }
+
+  @Test
+  void aReadStopsFollowingAfterFollowForAndTheNextGoesOnWhereItStopped() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    append("app.log", "line1\n");
+    int[] written = {1};
+    tail.onRow =
+        row -> {
+          written[0]++;
+          write("app.log", "line" + written[0] + "\n");
+          tail.clock.advance(Duration.ofSeconds(1));
+        };
+
+    tail.read();
+
+    // One line a round, a second a line: the rounds of the first ten seconds.
+    long followed = FileTailSource.FOLLOW_FOR.toSeconds();
+    assertThat(tail.values()).isEqualTo(names("line", 1, (int) followed + 1));
+    tail.onRow = row -> {};
+    tail.read();
+    assertThat(tail.values()).isEqualTo(names("line", 1, written[0] + 1));
+  }
+
+  private void write(String name, String text) {
+    try {
+      append(name, text);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test
@@ -598,6 +645,50 @@ class FileTailSourceTest {
     assertThat(tail.metrics.get(MetricNames.TAIL_FILES_WATCHED, Map.of())).isEqualTo(1.0);
     assertThat(tail.metrics.get(MetricNames.TAIL_LAG_BYTES, Map.of("file", file.toString())))
         .isEqualTo(7.0);
+  }
+
+  @Test
+  void theLagInSecondsIsHowLongTheOldestUnreadByteHasBeenInTheFileAndZeroOnceReadToItsEnd()
+      throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    Path file = append("app.log", "ab\npart");
+    quietSince(file, tail);
+    Map<String, String> labels = Map.of("file", file.toString());
+
+    tail.read();
+    assertThat(tail.metrics.get(MetricNames.TAIL_LAG_SECONDS, labels)).isEqualTo(0.0);
+
+    tail.clock.advance(Duration.ofSeconds(90));
+    tail.read();
+    assertThat(tail.metrics.get(MetricNames.TAIL_LAG_SECONDS, labels)).isEqualTo(90.0);
+
+    // The writer appends behind the unread part: its oldest byte is still from the first write,
+    // where now less the modification time would say 30 s.
+    quietSince(append("app.log", "ial"), tail);
+    tail.clock.advance(Duration.ofSeconds(30));
+    tail.read();
+    assertThat(tail.metrics.get(MetricNames.TAIL_LAG_SECONDS, labels)).isEqualTo(120.0);
+
+    quietSince(append("app.log", "\n"), tail);
+    tail.clock.advance(Duration.ofMillis(1500));
+    tail.read();
+    assertThat(tail.values()).containsExactly("ab", "partial");
+    assertThat(tail.metrics.values)
+        .containsEntry(MetricNames.TAIL_LAG_SECONDS + labels, 0.0)
+        .containsEntry(MetricNames.TAIL_LAG_BYTES + labels, 0.0);
+  }
+
+  @Test
+  void unreadDataFoundAtTheFirstReadIsAsOldAsTheFilesLastWrite() throws IOException {
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    Path file = append("app.log", "whole\nwritten an hour ago, no newline yet");
+    Files.setLastModifiedTime(
+        file, FileTime.from(tail.clock.instant().minus(Duration.ofMinutes(60))));
+
+    tail.read();
+
+    assertThat(tail.metrics.get(MetricNames.TAIL_LAG_SECONDS, Map.of("file", file.toString())))
+        .isEqualTo(3600.0);
   }
 
   @Test

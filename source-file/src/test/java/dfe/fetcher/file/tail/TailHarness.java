@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Drives a {@link FileTailSource} as the driver would when every row is acknowledged at once: the
@@ -107,6 +108,10 @@ final class TailHarness {
   final List<Optional<Mark>> rowMarks = new ArrayList<>();
 
   final List<BadLine> bad = new ArrayList<>();
+
+  /** Run after each row is recorded, while the read goes on: a test writes or moves the clock. */
+  Consumer<JsonNode> onRow = row -> {};
+
   final List<String> skipped = new ArrayList<>();
 
   TailHarness(FileTailSpec spec) {
@@ -132,6 +137,7 @@ final class TailHarness {
             }
             rowMarks.add(row.mark());
             row.mark().ifPresent(mark -> checkpoint = Optional.of(mark));
+            onRow.accept(rows.get(rows.size() - 1));
           }
 
           @Override

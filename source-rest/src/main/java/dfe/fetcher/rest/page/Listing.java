@@ -50,7 +50,19 @@ public final class Listing {
   /** Where a listing's rows go, with the page they came from. */
   @FunctionalInterface
   public interface RowsOut {
-    void row(RawRecord record, String origin) throws InterruptedException;
+    /**
+     * One row, while its page's body is still being read.
+     *
+     * @throws SourceException when the row cannot be used (a construct's id missing), naming the
+     *     row's place, never its content
+     */
+    void row(RawRecord record, String origin) throws SourceException, InterruptedException;
+
+    /**
+     * A page was read to its end and its body closed: what a construct sends for the page's rows
+     * goes now, while the listing holds no request of the connection's budget.
+     */
+    default void pageRead() throws SourceException, InterruptedException {}
   }
 
   private final String source;
@@ -61,6 +73,7 @@ public final class Listing {
   private final RateLimit rate;
   private final Optional<RowFilter> failWhen;
   private final SourceMetrics metrics;
+  private final boolean wholeUrlPath;
 
   public Listing(
       String source,
@@ -69,6 +82,23 @@ public final class Listing {
       Requester requester,
       RateLimit rate,
       SourceMetrics metrics) {
+    this(source, connection, endpoint, requester, rate, metrics, false);
+  }
+
+  /**
+   * @param wholeUrlPath whether a {@code path} that renders as a whole {@code http} or {@code
+   *     https} URL is requested as it is, not appended to {@code base_url} (a manifest item's
+   *     {@code contentUri}); credentials then go to it only as they go to a {@code Link} target
+   */
+  public Listing(
+      String source,
+      RestConnection connection,
+      Endpoint endpoint,
+      Requester requester,
+      RateLimit rate,
+      SourceMetrics metrics,
+      boolean wholeUrlPath) {
+    this.wholeUrlPath = wholeUrlPath;
     this.source = source;
     this.connection = connection;
     this.baseUrl = connection.baseUrlOf(endpoint.unit());
@@ -88,46 +118,75 @@ public final class Listing {
   }
 
   /**
-   * Reads every page with the template values {@code window} adds ({@code window.start}, {@code
-   * window.end}; none for a dump).
-   *
-   * @return the pages read
-   */
-  public int read(Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
-      throws SourceException, InterruptedException {
-    Listed listed = readUpToMaxPages(window, out, cancellation);
-    if (listed.cutShort().isPresent()) {
-      throw new SourceException(listed.cutShort().get());
-    }
-    return listed.pages();
-  }
-
-  /**
    * What a listing read: its pages, and when {@code max_pages} pages were read with more to read,
    * why it was cut short (naming the next page).
    */
   public record Listed(int pages, Optional<String> cutShort) {}
 
   /**
-   * As {@link #read}, but a listing that reaches {@code max_pages} with more to read is not a
-   * failure here: the rows of the pages read were handed on, and the answer says it was cut short,
-   * so a window can commit what it read ({@code window.position_at}) or read a shorter window.
+   * Reads every page with the template values {@code window} adds ({@code window.start}, {@code
+   * window.end}; none for a dump). A listing that reaches {@code max_pages} with more to read is
+   * not a failure here: the rows of the pages read were handed on, and the answer says it was cut
+   * short, so a window can commit what it read ({@code window.position_at}) or read a shorter
+   * window.
    */
   public Listed readUpToMaxPages(
       Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
       throws SourceException, InterruptedException {
+    return readUpToMaxPages(window, Map.of(), out, cancellation);
+  }
+
+  /**
+   * As {@link #readUpToMaxPages(Optional, RowsOut, Cancellation)}, with {@code bound} beside the
+   * window's values: a construct's {@code key}, {@code item} or {@code ids}.
+   */
+  public Listed readUpToMaxPages(
+      Optional<TemplateWindow> window,
+      Map<String, Object> bound,
+      RowsOut out,
+      Cancellation cancellation)
+      throws SourceException, InterruptedException {
     try {
-      return readRendered(window, out, cancellation);
+      return readRendered(window, bound, out, cancellation);
     } catch (TemplateException e) {
       throw new SourceException(
           source + ": a template of " + endpoint.settingsPath() + ": " + e.getMessage(), e);
     }
   }
 
+  /**
+   * Sends the endpoint's first request once and reads none of its answer (a {@code prelude}'s): a
+   * 2xx, or a status of its {@code errors.ignore_status}, is done with; any other answer fails as a
+   * page's does, after the same retries.
+   */
+  public void sendUnread(Cancellation cancellation) throws SourceException, InterruptedException {
+    Response response;
+    try {
+      TemplateValues values = endpoint.values(connection.vars(), Optional.empty());
+      Map<String, String> headers = new LinkedHashMap<>();
+      connection.headers().forEach((name, template) -> headers.put(name, template.render(values)));
+      endpoint.headers().forEach((name, template) -> headers.put(name, template.render(values)));
+      Optional<byte[]> body = endpoint.body().map(template -> template.render(values));
+      response =
+          requester.send(
+              new Requester.Call(source, endpoint, uri(values, Map.of()), headers, body, rate),
+              cancellation);
+    } catch (TemplateException e) {
+      throw new SourceException(
+          source + ": a template of " + endpoint.settingsPath() + ": " + e.getMessage(), e);
+    } catch (SourceException e) {
+      throw new SourceException(source + ": " + e.getMessage(), e);
+    }
+    response.close();
+  }
+
   private Listed readRendered(
-      Optional<TemplateWindow> window, RowsOut out, Cancellation cancellation)
+      Optional<TemplateWindow> window,
+      Map<String, Object> bound,
+      RowsOut out,
+      Cancellation cancellation)
       throws SourceException, InterruptedException {
-    TemplateValues values = endpoint.values(connection.vars(), window);
+    TemplateValues values = endpoint.values(connection.vars(), window, bound);
     RowShaper shaper = endpoint.rowShape().shaper(values, endpoint.maxPageBytes());
     Map<String, String> headers = new LinkedHashMap<>();
     connection.headers().forEach((name, template) -> headers.put(name, template.render(values)));
@@ -184,6 +243,7 @@ public final class Listing {
         read = page(response, pagerQuery, described, shaper, out, cancellation);
       }
       metrics.increment(MetricNames.REST_PAGES, source, Map.of());
+      out.pageRead();
       Optional<Pager.NextPage> next;
       try {
         next = endpoint.pager().next(read);
@@ -281,14 +341,23 @@ public final class Listing {
     return requester.authorizer().describe(next.uri(query -> uri(values, query)));
   }
 
-  /** base_url + path + the endpoint's query + the pager's, each value percent-encoded. */
+  /**
+   * base_url + path + the endpoint's query + the pager's, each value percent-encoded; with {@code
+   * wholeUrlPath}, a path that renders as a whole URL instead of base_url + path.
+   */
   private URI uri(TemplateValues values, Map<String, String> pagerQuery) {
-    String path = endpoint.path().render(values, UriText::pathValue);
     Map<String, String> query = new LinkedHashMap<>();
     endpoint.query().forEach((name, template) -> query.put(name, template.render(values)));
     query.putAll(pagerQuery);
-    StringBuilder text = new StringBuilder(baseUrl).append(path);
+    StringBuilder text;
     String separator = "?";
+    Optional<URI> whole = wholeUrlPath ? WholeUrl.of(endpoint, values) : Optional.empty();
+    if (whole.isPresent()) {
+      text = new StringBuilder(whole.get().toString());
+      separator = whole.get().getRawQuery() == null ? "?" : "&";
+    } else {
+      text = new StringBuilder(baseUrl).append(endpoint.path().render(values, UriText::pathValue));
+    }
     for (Map.Entry<String, String> param : query.entrySet()) {
       text.append(separator)
           .append(URLEncoder.encode(param.getKey(), StandardCharsets.UTF_8))

@@ -43,6 +43,11 @@ import java.util.function.Function;
  */
 public interface Pager {
 
+  /** {@code none}: one page, for a request that pages no further (a construct's keys request). */
+  static Pager none() {
+    return new SinglePage();
+  }
+
   /** The query parameters the pager adds to the first request. */
   Map<String, String> first();
 

@@ -1,6 +1,7 @@
 package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.construct.Constructs;
 import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.Pager;
@@ -46,6 +47,7 @@ import java.util.Set;
  * @param window a tail endpoint's window
  * @param vars the endpoint's computed variables ({@code vars}, over the profile's {@code
  *     defaults.vars}), in the order they are evaluated, each read as {@code vars.<name>}
+ * @param constructs its {@code prelude} and {@code construct}: what it sends beside its listing
  * @param origin where the unit is named; for messages only, no part of {@link #equals}
  * @param path where the unit is named, as a config path
  */
@@ -72,6 +74,7 @@ public record Endpoint(
     ErrorPolicy errors,
     Optional<WindowSpec> window,
     Map<String, Template> vars,
+    Constructs constructs,
     ConfigOrigin origin,
     String configPath) {
 
@@ -97,6 +100,7 @@ public record Endpoint(
     Objects.requireNonNull(errors, "errors");
     Objects.requireNonNull(window, "window");
     vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
+    Objects.requireNonNull(constructs, "constructs");
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(configPath, "configPath");
   }
@@ -140,6 +144,7 @@ public record Endpoint(
         errors,
         window,
         vars,
+        constructs,
         configPath);
   }
 
@@ -151,14 +156,13 @@ public record Endpoint(
   }
 
   /**
-   * The names its requests read ({@code path}, {@code query}, {@code headers}, body), and through
-   * the computed variables they read, what those read.
+   * The names its requests read ({@code path}, {@code query}, {@code headers}, body, and those of
+   * its constructs' requests), and through the computed variables they read, what those read.
    */
   public Set<String> placeholders() {
-    Set<String> names = new HashSet<>(path.names());
-    query.values().forEach(template -> names.addAll(template.names()));
-    headers.values().forEach(template -> names.addAll(template.names()));
-    body.ifPresent(template -> names.addAll(template.names()));
+    Set<String> names = new HashSet<>(ownNames());
+    constructs.keyset().flatMap(k -> k.request()).ifPresent(r -> names.addAll(r.ownNames()));
+    constructs.second().ifPresent(stage -> names.addAll(stage.request().ownNames()));
     List<Map.Entry<String, Template>> computed = new ArrayList<>(vars.entrySet());
     Collections.reverse(computed);
     // A variable reads only those before it: one pass from the last reaches every one read.
@@ -170,6 +174,15 @@ public record Endpoint(
     return names;
   }
 
+  /** The names its own request reads: {@code path}, {@code query}, {@code headers}, body. */
+  private Set<String> ownNames() {
+    Set<String> names = new HashSet<>(path.names());
+    query.values().forEach(template -> names.addAll(template.names()));
+    headers.values().forEach(template -> names.addAll(template.names()));
+    body.ifPresent(template -> names.addAll(template.names()));
+    return names;
+  }
+
   /**
    * The values its templates read on one request: the connection's {@code vars}, the unit's name,
    * the window's bounds when there is one, and the computed variables evaluated with them.
@@ -177,6 +190,15 @@ public record Endpoint(
    * @throws TemplateException when a computed variable cannot be evaluated
    */
   public TemplateValues values(Map<String, String> connectionVars, Optional<TemplateWindow> at) {
-    return TemplateValues.of(connectionVars, unit).with(at).with(vars);
+    return values(connectionVars, at, Map.of());
+  }
+
+  /**
+   * As {@link #values(Map, Optional)}, with {@code bound} (a construct's {@code key}, {@code item}
+   * or {@code ids}) beside the window's values, which the computed variables may read.
+   */
+  public TemplateValues values(
+      Map<String, String> connectionVars, Optional<TemplateWindow> at, Map<String, Object> bound) {
+    return TemplateValues.of(connectionVars, unit).with(at).withBound(bound).with(vars);
   }
 }

@@ -1,9 +1,11 @@
 package dfe.fetcher.rest.profile;
 
+import dev.cel.common.types.SimpleType;
 import dfe.fetcher.core.filter.FilterCompileException;
 import dfe.fetcher.core.filter.RowFilter;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.rest.auth.UnitAuth;
+import dfe.fetcher.rest.construct.Constructs;
 import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.JsonPointerSetting;
@@ -89,8 +91,12 @@ final class EndpointBinder {
     unitAuth.put(unit, UnitAuthBinder.bind(endpoint));
     Shape shape = endpoint.shape("shape");
     boolean tail = shape == Shape.TAIL;
-    TemplateBinder.Computed computed =
-        templates.computed(List.of(defaults, endpoint), templates.scope(tail));
+    Section constructOwner = from(endpoint, "construct");
+    TemplateScope base = templates.scope(tail);
+    if (ConstructBinder.hasKeyset(constructOwner)) {
+      base = base.withValue("key", SimpleType.DYN);
+    }
+    TemplateBinder.Computed computed = templates.computed(List.of(defaults, endpoint), base);
     TemplateScope scope = computed.scope();
     String method = endpoint.string("method", "GET");
     if (!method.equals("GET") && !method.equals("POST")) {
@@ -170,10 +176,40 @@ final class EndpointBinder {
     Optional<String> failWhen = failing.string("fail_when");
     failWhen.ifPresent(condition -> checkFailWhen(failing, condition, decoder));
     Optional<String> errorAt = JsonPointerSetting.read(from(endpoint, "error_at"), "error_at");
-    ErrorPolicy errors =
-        ErrorPolicyBinder.endpoint(
+    ErrorPolicyBinder.Settings errorSettings =
+        ErrorPolicyBinder.settings(
             profileErrors, endpoint.section("errors", ProfileKeys.ERRORS_KEYS), method);
+    ErrorPolicy errors = errorSettings.policy();
     Optional<WindowSpec> window = window(endpoint, override, tail);
+    Parent parent =
+        new Parent(
+            unit,
+            enabled,
+            shape,
+            headers,
+            rowKey,
+            maxPageBytes,
+            timeout,
+            errorAt,
+            errorSettings,
+            window,
+            computed.vars());
+    Constructs constructs =
+        new ConstructBinder(this, templates)
+            .bind(constructOwner, from(endpoint, "prelude"), parent, scope);
+    if (constructs.second().isPresent()) {
+      rowShape = rowShape.feedingAConstruct();
+    }
+    if (!constructs.isEmpty()
+        && (constructs.keyset().isPresent() || constructs.second().isPresent())
+        && window.flatMap(WindowSpec::positionAt).isPresent()) {
+      endpoint.report(
+          endpoint.originOf("window"),
+          endpoint.pathOf("window") + ".position_at",
+          "does not combine with construct.keyset, construct.lookup or construct.manifest: the"
+              + " rows that land are not the listing's, in its order; leave it out (a manifest's"
+              + " key and position give each item a checkpoint instead)");
+    }
     Endpoint bound =
         new Endpoint(
             unit,
@@ -198,6 +234,7 @@ final class EndpointBinder {
             errors,
             window,
             computed.vars(),
+            constructs,
             endpoint.originOf("unit"),
             endpoint.pathOf("unit"));
     templates.tryRendering(bound, endpoint);
@@ -209,6 +246,140 @@ final class EndpointBinder {
               + " query, headers, body), so every window would fetch the same listing; filter by"
               + " them, or make it shape: dump");
     }
+    return bound;
+  }
+
+  /**
+   * What a construct's request takes from its endpoint: the unit, the endpoint's headers (its own
+   * go over them), row key, bounds, error text pointer, error settings (its own {@code errors} go
+   * over them), window and computed variables.
+   */
+  record Parent(
+      String unit,
+      boolean enabled,
+      Shape shape,
+      Map<String, Template> headers,
+      Optional<String> rowKey,
+      long maxPageBytes,
+      int timeoutSecs,
+      Optional<String> errorAt,
+      ErrorPolicyBinder.Settings errors,
+      Optional<WindowSpec> window,
+      Map<String, Template> vars) {}
+
+  /**
+   * A construct's request (a prelude's, the keyset's, a lookup's, a manifest item's), bound as an
+   * endpoint of its own at {@code request}: {@code method} ({@code defaultMethod} when left out),
+   * {@code path} (required), {@code query}, {@code headers}, {@code body}, {@code errors}, and when
+   * {@code takesRows} its own {@code rows} (required), {@code paginate} and {@code max_pages};
+   * otherwise its answer is one {@code document} of one page. Its templates compile in {@code
+   * scope}, and read {@code vars} as computed variables.
+   *
+   * @param addFields fields added to its rows beside its {@code rows.add_fields} (a manifest's)
+   */
+  Endpoint request(
+      Section request,
+      Parent parent,
+      TemplateScope scope,
+      String defaultMethod,
+      boolean takesRows,
+      Map<String, Template> vars,
+      Optional<BodyTemplate> addFields) {
+    String method = request.string("method", defaultMethod);
+    if (!method.equals("GET") && !method.equals("POST")) {
+      request.report("method", "unknown method '" + method + "'; one of GET, POST");
+    }
+    Optional<BodyTemplate> body = body(request, method, scope);
+    Optional<Template> written = templates.template(request, "path", scope, true);
+    if (request
+        .string("path")
+        .filter(p -> !p.isEmpty() && !p.startsWith("/") && !p.startsWith("{{"))
+        .isPresent()) {
+      request.report("path", "must start with '/' (it is appended to base_url)");
+    }
+    written
+        .flatMap(template -> UriPathCheck.problem(template.text()))
+        .ifPresent(problem -> request.report("path", problem));
+    Map<String, Template> query = new LinkedHashMap<>();
+    templates.putEach(request, "query", scope, query);
+    Map<String, Template> headers = new LinkedHashMap<>(parent.headers());
+    headers.putAll(templates.headers(request, scope));
+    Decoder decoder = Decoder.DOCUMENT;
+    Optional<String> rowsAt = Optional.empty();
+    boolean rowsMayBeAbsent = false;
+    RowShape rowShape = RowShape.NONE;
+    Pager pager = Pager.none();
+    int maxPages = 1;
+    if (takesRows) {
+      Section rows = request.section("rows", ProfileKeys.ROWS_KEYS);
+      decoder = decoder(request, rows);
+      rowsAt = JsonPointerSetting.read(rows, "at");
+      if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
+        rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
+      }
+      for (String key : List.of("at", "allow_missing")) {
+        if (decoder != Decoder.JSON_AT && rows.node(key).isPresent()) {
+          rows.report(key, "applies to decoder json_at only");
+        }
+      }
+      rowsMayBeAbsent = rows.bool("allow_missing", false);
+      rowShape = RowShapeBinder.bind(rows, decoder, scope, templates);
+      if (addFields.isPresent()) {
+        if (rowShape.addFields().isPresent()) {
+          rows.report(
+              "add_fields",
+              "is set beside the construct's add_fields; set the fields in one place");
+        } else {
+          rowShape =
+              new RowShape(rowShape.quoted(), rowShape.builder(), rowShape.field(), addFields);
+        }
+      }
+      Section paginate = request.section("paginate", ProfileKeys.PAGINATE_KEYS);
+      pager = PagerBinder.bind(paginate, request);
+      if (pager.readsBody()) {
+        refuseStreamed(request, "paginate", decoder);
+      }
+      if (decoder == Decoder.JSON_AT && rowsAt.isPresent()) {
+        refuseIntoRows(paginate, pager, rowsAt.get());
+      }
+      if (pager.writesBody() && !method.equals("POST")) {
+        paginate.report(
+            "into", "body: applies to method: POST only (a GET has no body to carry the cursor)");
+      }
+      maxPages = request.smallInteger("max_pages", Endpoint.DEFAULT_MAX_PAGES, 1, 100_000);
+    }
+    ErrorPolicy errors =
+        ErrorPolicyBinder.settings(
+                parent.errors(), request.section("errors", ProfileKeys.ERRORS_KEYS), method)
+            .policy();
+    Endpoint bound =
+        new Endpoint(
+            parent.unit(),
+            parent.enabled(),
+            parent.shape(),
+            method,
+            body,
+            written.orElse(Template.literal("")),
+            query,
+            headers,
+            decoder,
+            rowsAt,
+            rowsMayBeAbsent,
+            rowShape,
+            parent.rowKey(),
+            pager,
+            maxPages,
+            parent.maxPageBytes(),
+            parent.timeoutSecs(),
+            Optional.empty(),
+            parent.errorAt(),
+            errors,
+            parent.window(),
+            vars,
+            Constructs.NONE,
+            request.origin(),
+            request.path());
+    templates.tryRendering(bound, request);
     return bound;
   }
 

@@ -71,6 +71,15 @@ final class ErrorPolicyBinder {
 
   /** The policy of an endpoint: its own {@code errors} over the profile's {@code settings}. */
   static ErrorPolicy endpoint(Settings profile, Section errors, String method) {
+    return settings(profile, errors, method).policy();
+  }
+
+  /**
+   * The settings of {@code errors} over {@code base} (an endpoint's over the profile's, a construct
+   * request's over its endpoint's), each problem reported once, at {@code errors}.
+   */
+  static Settings settings(Settings base, Section errors, String method) {
+    Settings profile = base;
     if (errors.node("retry_non_idempotent").isPresent() && !method.equals("POST")) {
       errors.report("retry_non_idempotent", "applies to method: POST only");
     }
@@ -79,7 +88,7 @@ final class ErrorPolicyBinder {
     if (!own.isEmpty()) {
       checkOverlaps(merged, errors);
     }
-    return merged.policy();
+    return merged;
   }
 
   private static Settings read(Section errors) {

@@ -1,6 +1,7 @@
 package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.rest.auth.AuthMode;
+import dfe.fetcher.rest.construct.ConstructType;
 import dfe.fetcher.rest.page.PagerType;
 import java.util.List;
 
@@ -57,6 +58,8 @@ public final class ProfileKeys {
           "error_at",
           "errors",
           "window",
+          "prelude",
+          "construct",
           "auth");
 
   /**
@@ -77,12 +80,18 @@ public final class ProfileKeys {
           "max_page_bytes",
           "timeout_secs",
           "fail_when",
-          "error_at");
+          "error_at",
+          "prelude",
+          "construct");
 
   public static final List<String> PROBE_KEYS = List.of("method", "path", "query", "expect_status");
   public static final List<String> ROWS_KEYS =
       List.of("decoder", "at", "allow_missing", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
+
+  /** {@code construct}: each construct's name, as {@link ConstructType} registers them. */
+  public static final List<String> CONSTRUCT_KEYS = ConstructType.names();
+
   public static final List<String> WINDOW_KEYS =
       List.of("format", "lookback", "step", "settle", "position_at");
 

@@ -63,7 +63,8 @@ final class RowShapeBinder {
     return builder;
   }
 
-  private static Optional<BodyTemplate> addFields(
+  /** {@code add_fields} of {@code rows} (or of any section that takes it: a manifest). */
+  static Optional<BodyTemplate> addFields(
       Section rows, TemplateScope scope, TemplateBinder templates) {
     Optional<YamlNode> node = rows.node("add_fields");
     if (node.isEmpty()) {

@@ -162,7 +162,7 @@ public record Template(String text, List<Part> parts) {
     }
     List<String> problems = new ArrayList<>();
     for (String name : parsed.names()) {
-      if (!scope.names().containsKey(name)) {
+      if (!scope.defines(name)) {
         problems.add(undefined(source, name, scope));
       }
     }
@@ -189,7 +189,20 @@ public record Template(String text, List<Part> parts) {
           + (defined.isEmpty() ? "" : " (defined: " + String.join(", ", defined) + ")");
     }
     if ((name.equals("window.start") || name.equals("window.end")) && !scope.hasWindow()) {
-      return "reads {{ " + name + " }}, which only a tail endpoint has";
+      return "reads {{ " + name + " }}, " + scope.windowless();
+    }
+    for (String value : List.of("key", "item", "ids")) {
+      if (name.equals(value) || name.startsWith(value + ".")) {
+        return "reads {{ "
+            + name
+            + " }}, which only "
+            + switch (value) {
+              case "key" -> "an endpoint with construct.keyset";
+              case "item" -> "a construct.manifest item request";
+              default -> "a construct.lookup request";
+            }
+            + " has";
+      }
     }
     if (name.equals("vars") || name.equals("window") || name.equals("unit")) {
       return "'{{ " + source + " }}' reads " + name + " as a whole; read one name of it, " + KNOWN;

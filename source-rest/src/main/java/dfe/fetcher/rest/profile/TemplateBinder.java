@@ -34,6 +34,11 @@ final class TemplateBinder {
     this.vars = vars;
   }
 
+  /** Every variable, as bound: the profile's defaults under the instance's {@code vars}. */
+  Map<String, String> vars() {
+    return vars;
+  }
+
   /** What a template may read: every variable, the unit's name, and the window's bounds. */
   TemplateScope scope(boolean window) {
     return TemplateScope.of(varsPath, vars.keySet(), window);

@@ -120,13 +120,21 @@ final class TemplateLanguage {
    * @throws IllegalArgumentException with CEL's reason (an unknown function, a type error)
    */
   static Checked check(Parsed parsed, Map<String, CelType> declared) {
-    List<CelVarDecl> vars = new ArrayList<>();
+    Map<String, CelType> read = new java.util.LinkedHashMap<>();
     for (String name : parsed.names()) {
       CelType type = declared.get(name);
       if (type != null) {
-        vars.add(CelVarDecl.newVarDeclaration(name, type));
+        read.put(name, type);
+      } else if (name.indexOf('.') > 0) {
+        // A field of a value declared whole (key.workspace_id): CEL selects it from the value.
+        String root = name.substring(0, name.indexOf('.'));
+        if (declared.containsKey(root)) {
+          read.put(root, declared.get(root));
+        }
       }
     }
+    List<CelVarDecl> vars = new ArrayList<>();
+    read.forEach((name, type) -> vars.add(CelVarDecl.newVarDeclaration(name, type)));
     CelValidationResult checked =
         COMPILER.toCompilerBuilder().addVarDeclarations(vars).build().check(parsed.ast());
     if (checked.hasError()) {

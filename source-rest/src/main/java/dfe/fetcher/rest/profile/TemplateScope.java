@@ -14,11 +14,21 @@ import java.util.Map;
  *
  * @param names every name that may be read, with its type, in the order they were defined
  * @param varsPath the instance's {@code vars}, where a missing variable is to be set
+ * @param windowless why a name of the window may not be read here, for the message that refuses it
  */
-public record TemplateScope(Map<String, CelType> names, String varsPath) {
+public record TemplateScope(Map<String, CelType> names, String varsPath, String windowless) {
 
   public TemplateScope {
     names = Collections.unmodifiableMap(new LinkedHashMap<>(names));
+  }
+
+  public TemplateScope(Map<String, CelType> names, String varsPath) {
+    this(names, varsPath, "which only a tail endpoint has");
+  }
+
+  /** This scope, saying {@code why} when a template reads the window it does not have. */
+  public TemplateScope windowlessBecause(String why) {
+    return new TemplateScope(names, varsPath, why);
   }
 
   /** The instance's variables (all strings) and the unit's name, with the window's bounds. */
@@ -37,7 +47,30 @@ public record TemplateScope(Map<String, CelType> names, String varsPath) {
   public TemplateScope with(String name, CelType type) {
     Map<String, CelType> more = new LinkedHashMap<>(names);
     more.put("vars." + name, type);
-    return new TemplateScope(more, varsPath);
+    return new TemplateScope(more, varsPath, windowless);
+  }
+
+  /**
+   * This scope and {@code name}, a value of {@code type} read as a whole ({@code ids}) or, for a
+   * value of type {@code dyn}, by its fields too ({@code key.workspace_id}, {@code
+   * item.contentUri}): a construct's current key, item or batch.
+   */
+  public TemplateScope withValue(String name, CelType type) {
+    Map<String, CelType> more = new LinkedHashMap<>(names);
+    more.put(name, type);
+    return new TemplateScope(more, varsPath, windowless);
+  }
+
+  /**
+   * Whether {@code name} may be read: a name defined here, or a field of a value defined here whole
+   * ({@code key.workspace_id} of {@code key}).
+   */
+  public boolean defines(String name) {
+    if (names.containsKey(name)) {
+      return true;
+    }
+    int dot = name.indexOf('.');
+    return dot > 0 && names.containsKey(name.substring(0, dot));
   }
 
   public boolean hasWindow() {

@@ -91,8 +91,26 @@ public final class TemplateValues {
     return at;
   }
 
+  /**
+   * These values and {@code bound}: a construct's current key ({@code key}), item ({@code item}) or
+   * batch ({@code ids}), each a value as {@link JsonValues#of} makes it from JSON.
+   */
+  public TemplateValues withBound(Map<String, Object> bound) {
+    if (bound.isEmpty()) {
+      return this;
+    }
+    Map<String, Object> more = new HashMap<>(values);
+    more.putAll(bound);
+    return new TemplateValues(more, timeFormat);
+  }
+
+  /** Whether {@code name} has a value here: itself, or the value it is a field of. */
   public boolean has(String name) {
-    return values.containsKey(name);
+    if (values.containsKey(name)) {
+      return true;
+    }
+    int dot = name.indexOf('.');
+    return dot > 0 && !name.startsWith("vars.") && values.containsKey(name.substring(0, dot));
   }
 
   Map<String, Object> activation() {

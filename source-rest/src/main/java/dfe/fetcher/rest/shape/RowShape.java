@@ -16,16 +16,33 @@ import java.util.Optional;
  * @param field {@code rows.field}: the field {@code wrap_non_object} wraps under (and {@code lines}
  *     puts each line under)
  * @param addFields a mapping whose strings are templates, added to every row
+ * @param anyElement an element may be any JSON value as it is: the rows feed a construct (a
+ *     lookup's ids, a manifest's items) and do not land
  */
 public record RowShape(
     boolean quoted,
     Optional<RowBuilderType> builder,
     Optional<String> field,
-    Optional<BodyTemplate> addFields) {
+    Optional<BodyTemplate> addFields,
+    boolean anyElement) {
 
   /** Rows as the decoder reads them. */
   public static final RowShape NONE =
       new RowShape(false, Optional.empty(), Optional.empty(), Optional.empty());
+
+  /** Rows that land: each must be a JSON object once shaped. */
+  public RowShape(
+      boolean quoted,
+      Optional<RowBuilderType> builder,
+      Optional<String> field,
+      Optional<BodyTemplate> addFields) {
+    this(quoted, builder, field, addFields, false);
+  }
+
+  /** This shape for rows that feed a construct: any JSON value is fine as it is. */
+  public RowShape feedingAConstruct() {
+    return new RowShape(quoted, builder, field, addFields, true);
+  }
 
   public RowShape {
     Objects.requireNonNull(builder, "builder");
@@ -38,7 +55,7 @@ public record RowShape(
    * builder makes it one, or fails it.
    */
   public boolean takesAnyElement() {
-    return quoted || builder.isPresent();
+    return quoted || builder.isPresent() || anyElement;
   }
 
   /**

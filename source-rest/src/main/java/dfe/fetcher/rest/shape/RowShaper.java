@@ -90,6 +90,14 @@ public final class RowShaper {
 
   private void finish(JsonNode row, String place, Rows out)
       throws SourceException, InterruptedException {
+    if (shape.anyElement() && added.isEmpty()) {
+      try {
+        out.accept(RawRecord.of(ShapedJson.write(row)));
+      } catch (JsonProcessingException e) {
+        throw new SourceException(place + ": the row cannot be written as JSON", e);
+      }
+      return;
+    }
     if (!(row instanceof ObjectNode object)) {
       throw new SourceException(
           place

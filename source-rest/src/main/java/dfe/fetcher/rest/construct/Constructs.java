@@ -1,0 +1,38 @@
+package dfe.fetcher.rest.construct;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An endpoint's constructs, as bound: none, or its {@code prelude}, its {@code construct.keyset}
+ * and at most one second stage ({@code construct.lookup} or {@code construct.manifest}). A value.
+ *
+ * @param prelude requests sent once per tick before the first page, in order
+ * @param keyset one listing per key, when set
+ * @param second what becomes of the listing's rows, when set: they are then not landed themselves
+ */
+public record Constructs(
+    List<Prelude> prelude, Optional<Keyset> keyset, Optional<SecondStage> second) {
+
+  public static final Constructs NONE =
+      new Constructs(List.of(), Optional.empty(), Optional.empty());
+
+  public Constructs {
+    prelude = List.copyOf(prelude);
+    Objects.requireNonNull(keyset, "keyset");
+    Objects.requireNonNull(second, "second");
+  }
+
+  public boolean isEmpty() {
+    return prelude.isEmpty() && keyset.isEmpty() && second.isEmpty();
+  }
+
+  /** Whether a manifest gives each item a checkpoint ({@code key} and {@code position}). */
+  public boolean checkpointsItems() {
+    return second
+        .filter(Manifest.class::isInstance)
+        .map(s -> ((Manifest) s).checkpoints())
+        .orElse(false);
+  }
+}

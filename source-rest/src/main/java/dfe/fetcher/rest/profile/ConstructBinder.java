@@ -1,0 +1,252 @@
+package dfe.fetcher.rest.profile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cel.common.types.ListType;
+import dev.cel.common.types.SimpleType;
+import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.construct.ConstructType;
+import dfe.fetcher.rest.construct.Constructs;
+import dfe.fetcher.rest.construct.Keyset;
+import dfe.fetcher.rest.construct.Lookup;
+import dfe.fetcher.rest.construct.Manifest;
+import dfe.fetcher.rest.construct.Prelude;
+import dfe.fetcher.rest.construct.SecondStage;
+import dfe.fetcher.rest.page.JsonPointerSetting;
+import dfe.fetcher.source.config.Section;
+import dfe.fetcher.source.config.YamlNode;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Binds an endpoint's {@code prelude} and {@code construct} (its own, or the profile's defaults'
+ * when it sets none; {@code prelude: []} and {@code construct: {}} drop the defaults'). Each
+ * construct {@link ConstructType} registers is bound by its case here; every problem is reported at
+ * its config path: an unknown construct, two second stages, a keyset with both or neither of {@code
+ * from} and {@code request}, {@code keys_at} without a request, a {@code from} that yields no list
+ * with the instance's vars, {@code key} without {@code position}, an item checkpoint where nothing
+ * can commit it (a dump) or where items are not in one order (beside a keyset).
+ */
+final class ConstructBinder {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final EndpointBinder requests;
+  private final TemplateBinder templates;
+
+  ConstructBinder(EndpointBinder requests, TemplateBinder templates) {
+    this.requests = requests;
+    this.templates = templates;
+  }
+
+  /**
+   * Whether {@code owner}'s {@code construct} sets a keyset: its templates then read {@code key}.
+   */
+  static boolean hasKeyset(Section owner) {
+    return owner.node("construct").orElse(null) instanceof YamlNode.Mapping mapping
+        && mapping.entries().stream().anyMatch(entry -> entry.key().equals("keyset"));
+  }
+
+  /**
+   * @param constructOwner the section whose {@code construct} holds (the endpoint or the defaults)
+   * @param preludeOwner the section whose {@code prelude} holds
+   * @param scope what the endpoint's templates read (with {@code key} under a keyset)
+   */
+  Constructs bind(
+      Section constructOwner,
+      Section preludeOwner,
+      EndpointBinder.Parent parent,
+      TemplateScope scope) {
+    List<Prelude> prelude = prelude(preludeOwner, parent);
+    if (constructOwner.node("construct").isEmpty()) {
+      return new Constructs(prelude, Optional.empty(), Optional.empty());
+    }
+    Section construct = constructOwner.section("construct", ProfileKeys.CONSTRUCT_KEYS);
+    Optional<Keyset> keyset = Optional.empty();
+    Optional<SecondStage> second = Optional.empty();
+    List<String> stages = new ArrayList<>();
+    for (ConstructType type : ConstructType.values()) {
+      if (construct.node(type.configName()).isEmpty()) {
+        continue;
+      }
+      Section section = construct.section(type.configName(), type.keys());
+      if (type.secondStage()) {
+        stages.add(type.configName());
+      }
+      switch (type) {
+        case KEYSET -> keyset = Optional.of(keyset(section, parent));
+        case LOOKUP -> second = lookup(section, parent, scope).map(SecondStage.class::cast);
+        case MANIFEST ->
+            second = manifest(section, parent, scope, construct).map(SecondStage.class::cast);
+      }
+    }
+    if (stages.size() > 1) {
+      construct.report(
+          stages.get(1),
+          "beside "
+              + stages.get(0)
+              + ": an endpoint takes at most one of "
+              + String.join(
+                  ", ",
+                  java.util.Arrays.stream(ConstructType.values())
+                      .filter(ConstructType::secondStage)
+                      .map(ConstructType::configName)
+                      .toList())
+              + " (a keyset may go beside one)");
+    }
+    return new Constructs(prelude, keyset, second);
+  }
+
+  /** What a prelude's and a keyset's templates read: the connection's vars and the unit's name. */
+  private TemplateScope once(String what) {
+    return templates
+        .scope(false)
+        .windowlessBecause(
+            "which " + what + " does not read: it is sent once per tick, before any window");
+  }
+
+  private List<Prelude> prelude(Section owner, EndpointBinder.Parent parent) {
+    List<Prelude> prelude = new ArrayList<>();
+    Optional<List<YamlNode>> items = owner.list("prelude");
+    if (items.isEmpty() || items.get().isEmpty()) {
+      // prelude: [] drops the defaults' prelude.
+      return prelude;
+    }
+    for (Section request :
+        owner.requiredSections("prelude", "request", ConstructType.PRELUDE_KEYS)) {
+      prelude.add(
+          new Prelude(
+              requests.request(
+                  request, parent, once("a prelude"), "POST", false, Map.of(), Optional.empty())));
+    }
+    return prelude;
+  }
+
+  private Keyset keyset(Section keyset, EndpointBinder.Parent parent) {
+    boolean from = keyset.node("from").isPresent();
+    boolean request = keyset.node("request").isPresent();
+    if (from == request) {
+      keyset.report(
+          keyset.origin(),
+          keyset.path(),
+          from
+              ? "takes one of from and request, not both"
+              : "needs from (a template yielding the keys) or request (with keys_at)");
+    }
+    Optional<BodyTemplate> template = Optional.empty();
+    if (from) {
+      YamlNode node = keyset.node("from").get();
+      template = templates.body(node, keyset.pathOf("from"), once("a keyset"), keyset);
+      template.ifPresent(t -> tryKeys(keyset, t, parent.unit()));
+      if (keyset.node("keys_at").isPresent()) {
+        keyset.report("keys_at", "applies with request only: it points into request's answer");
+      }
+    }
+    Optional<Endpoint> sent = Optional.empty();
+    Optional<String> keysAt = Optional.empty();
+    if (request && !from) {
+      Section section = keyset.section("request", ConstructType.PRELUDE_KEYS);
+      sent =
+          Optional.of(
+              requests.request(
+                  section, parent, once("a keyset"), "GET", false, Map.of(), Optional.empty()));
+      if (keyset.require("keys_at")) {
+        keysAt = JsonPointerSetting.read(keyset, "keys_at");
+      }
+    }
+    return new Keyset(template, sent, keysAt, keyset.path());
+  }
+
+  /** {@code from} rendered with the instance's vars must yield a list, or a string holding one. */
+  private void tryKeys(Section keyset, BodyTemplate from, String unit) {
+    TemplateValues values = TemplateValues.of(templates.vars(), unit);
+    if (!from.names().stream().allMatch(values::has)) {
+      return;
+    }
+    try {
+      JsonNode keys = JSON.readTree(from.render(values));
+      if (keys.isTextual()) {
+        try {
+          keys = JSON.readTree(keys.asText());
+        } catch (IOException e) {
+          keys = null;
+        }
+      }
+      if (keys == null || !keys.isArray()) {
+        keyset.report(
+            "from",
+            "yields no list with the instance's vars; yield a list, e.g. {{"
+                + " vars.crates.split(',') }}, or a string holding a JSON array");
+      }
+    } catch (TemplateException e) {
+      keyset.report("from", e.getMessage() + " (with the instance's vars)");
+    } catch (IOException e) {
+      throw new IllegalStateException("a rendered template is JSON", e);
+    }
+  }
+
+  /** The lookup; empty (reported) without its request. */
+  private Optional<Lookup> lookup(
+      Section lookup, EndpointBinder.Parent parent, TemplateScope scope) {
+    Optional<String> idAt = JsonPointerSetting.read(lookup, "id_at");
+    int batch = lookup.smallInteger("batch", Lookup.DEFAULT_BATCH, 1, 100_000);
+    if (!lookup.require("request")) {
+      return Optional.empty();
+    }
+    Section request = lookup.section("request", ConstructType.REQUEST_KEYS);
+    Endpoint bound =
+        requests.request(
+            request,
+            parent,
+            scope.withValue("ids", ListType.create(SimpleType.DYN)),
+            "POST",
+            true,
+            parent.vars(),
+            Optional.empty());
+    if (!bound.placeholders().contains("ids")) {
+      lookup.report(
+          "request",
+          "reads no {{ ids }}, so every batch would be the same request; send the batch, e.g."
+              + " body: {ids: \"{{ ids }}\"}");
+    }
+    return Optional.of(new Lookup(idAt, batch, bound, lookup.path()));
+  }
+
+  /** The manifest; empty (reported) without its item request. */
+  private Optional<Manifest> manifest(
+      Section manifest, EndpointBinder.Parent parent, TemplateScope scope, Section construct) {
+    TemplateScope items = scope.withValue("item", SimpleType.DYN);
+    int maxItems = manifest.smallInteger("max_items", Manifest.DEFAULT_MAX_ITEMS, 1, 1_000_000);
+    Optional<BodyTemplate> addFields = RowShapeBinder.addFields(manifest, items, templates);
+    if (!manifest.require("item_request")) {
+      return Optional.empty();
+    }
+    Section request = manifest.section("item_request", ConstructType.REQUEST_KEYS);
+    Endpoint bound =
+        requests.request(request, parent, items, "GET", true, parent.vars(), addFields);
+    Optional<Template> key = templates.template(manifest, "key", items, false);
+    Optional<Template> position = templates.template(manifest, "position", items, false);
+    boolean hasKey = manifest.node("key").isPresent();
+    boolean hasPosition = manifest.node("position").isPresent();
+    if (hasKey != hasPosition) {
+      manifest.report(
+          hasKey ? "key" : "position",
+          "is set without " + (hasKey ? "position" : "key") + "; an item checkpoint needs both");
+    }
+    if (hasKey || hasPosition) {
+      String at = hasKey ? "key" : "position";
+      if (parent.shape() == Shape.DUMP) {
+        manifest.report(at, "applies to shape: tail only; a dump commits no checkpoint");
+      } else if (construct.node("keyset").isPresent()) {
+        manifest.report(
+            at,
+            "does not combine with construct.keyset: the items of several keys are in no one"
+                + " order to resume in");
+      }
+    }
+    return Optional.of(new Manifest(bound, maxItems, key, position, manifest.path()));
+  }
+}
