@@ -14,14 +14,17 @@ import java.util.Optional;
 /**
  * {@code cursor}: a token read from the body ({@code body:/pointer}) or a header ({@code
  * header:Name}) and sent as a query parameter ({@code query:name}), as a string field of a POST
- * listing's JSON body ({@code body:/pointer}) or as one more segment of the path ({@code path}). A
- * missing, null or empty token ends; a token in the body that is neither a string nor a number (an
- * object, a list, a boolean) fails the page.
+ * listing's JSON body ({@code body:/pointer}), as the only field of the next body ({@code
+ * body_replace:/pointer}) or as one more segment of the path ({@code path}). A missing, null or
+ * empty token ends; a token in the body that is neither a string nor a number (an object, a list, a
+ * boolean) fails the page, but for a list of strings and numbers with {@code join}, which is sent
+ * joined (an empty list ends).
  *
  * @param fromBody true for {@code body:}, false for {@code header:}
  * @param from the JSON pointer or header name
  * @param into where the token goes
  * @param target the query parameter's name or the body's pointer; empty for {@code path}
+ * @param join what a list cursor's items are joined with ({@code paginate.join})
  */
 record CursorPager(boolean fromBody, String from, Into into, String target, Optional<String> join)
     implements Pager {
