@@ -5,13 +5,20 @@ import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.WindowMark;
+import dfe.fetcher.source.ProbeOutcome;
+import dfe.fetcher.source.SourceRuntime;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -339,8 +346,7 @@ class ProviderProfilesTest {
   // ---------------------------------------------------------------- azure
 
   /** A token endpoint answering a token named after the scope asked for. */
-  private final List<Map<String, String>> tokenForms =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Map<String, String>> tokenForms = new CopyOnWriteArrayList<>();
 
   private String azure() {
     server.on(
@@ -509,8 +515,7 @@ class ProviderProfilesTest {
         ApiServer.send(
             200,
             "application/x-ndjson",
-            (row + "\n" + row.replaceFirst("1\"", "2\"") + "\n")
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            (row + "\n" + row.replaceFirst("1\"", "2\"") + "\n").getBytes(StandardCharsets.UTF_8)));
 
     RecordingSink sink = read(runzero(), Map.of("RUNZERO_EXPORT_TOKEN", "ET1"), unit);
 
@@ -893,7 +898,7 @@ class ProviderProfilesTest {
   void salesforceUnitsQueryTheWindowWithSoqlAndFollowNextRecordsUrl(
       String unit, String soql, String type) throws Exception {
     String yaml = salesforce();
-    String query = "q=" + java.net.URLEncoder.encode(soql, java.nio.charset.StandardCharsets.UTF_8);
+    String query = "q=" + URLEncoder.encode(soql, StandardCharsets.UTF_8);
     String record = "{\"attributes\":{\"type\":\"" + type + "\"},\"Id\":\"0Ym1\"}";
     server.on(
         "/services/data/v62.0/query",
@@ -1226,5 +1231,57 @@ class ProviderProfilesTest {
         .hasMessageContaining("401")
         .hasMessageNotContaining("op-token");
     assertThat(server.requests()).hasSize(1);
+  }
+
+  // ---------------------------------------------------------------- probes
+
+  /** The profiles that name a probe: the instance, the probe's path, the credential header. */
+  static Stream<Arguments> probedProfiles() {
+    return Stream.of(
+        Arguments.of(
+            "github",
+            "vars: {api_url: \"%s\", scope_path: orgs/acme}\nauth: {mode: bearer, token: literal:t1}",
+            "/rate_limit",
+            "Bearer t1"),
+        Arguments.of(
+            "cloudflare",
+            "vars: {api_url: \"%s\", account_id: a1}\nauth: {mode: bearer, token: literal:t1}",
+            "/user/tokens/verify",
+            "Bearer t1"),
+        Arguments.of(
+            "okta",
+            "vars: {org_url: \"%s\"}\nauth: {mode: api_key, key: literal:t1}",
+            "/api/v1/users/me",
+            "SSWS t1"),
+        Arguments.of(
+            "onepassword",
+            "vars: {api_url: \"%s\"}\nauth: {mode: bearer, token: literal:t1}",
+            "/api/v2/auth/introspect",
+            "Bearer t1"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("probedProfiles")
+  void theProbeOfAProfileAsksItsCheapestCallWithTheCredential(
+      String profile, String instance, String path, String authorization) throws Exception {
+    server.on(path, ok("{}"));
+    RestConnection connection =
+        RestFixture.connection(
+            "topic: x\nprofile: " + profile + "\n" + instance.formatted(server.url()) + "\n");
+
+    Optional<ProbeOutcome> outcome =
+        connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+
+    assertThat(outcome)
+        .contains(
+            new ProbeOutcome(
+                ProbeOutcome.Verdict.OK, "GET " + server.url() + path + " answered 200"));
+    assertThat(server.requests())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.pathAndQuery()).isEqualTo(path);
+              assertThat(r.header("Authorization")).isEqualTo(authorization);
+            });
   }
 }
