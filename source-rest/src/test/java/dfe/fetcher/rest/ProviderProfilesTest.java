@@ -332,7 +332,7 @@ class ProviderProfilesTest {
         "/findings",
         json(
             403,
-            "{\"__type\":\"AccessDeniedException\",\"message\":\"User is not authorized to"
+            "{\"Code\":\"AccessDeniedException\",\"Message\":\"User is not authorized to"
                 + " perform: securityhub:GetFindings\"}"));
     String yaml = aws();
 
