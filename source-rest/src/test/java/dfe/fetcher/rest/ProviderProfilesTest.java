@@ -665,14 +665,12 @@ class ProviderProfilesTest {
             cloudflare + "&page=1",
             ok(
                 "{\"success\":true,\"errors\":[],\"messages\":[],\"result\":[{\"id\":\"l1\"}],"
-                    + "\"result_info\":{\"page\":1,\"per_page\":100,\"count\":1,\"total_count\":2,"
-                    + "\"total_pages\":2}}"),
+                    + "\"result_info\":{\"page\":1,\"per_page\":1,\"count\":1,\"total_count\":2}}"),
             "/accounts/acc1/audit_logs",
             cloudflare + "&page=2",
             ok(
                 "{\"success\":true,\"errors\":[],\"messages\":[],\"result\":[{\"id\":\"l2\"}],"
-                    + "\"result_info\":{\"page\":2,\"per_page\":100,\"count\":1,\"total_count\":2,"
-                    + "\"total_pages\":2}}"),
+                    + "\"result_info\":{\"page\":2,\"per_page\":100,\"count\":1,\"total_count\":101}}"),
             List.of("{\"id\":\"l1\"}", "{\"id\":\"l2\"}"),
             "Authorization",
             "Bearer cf-1"),
