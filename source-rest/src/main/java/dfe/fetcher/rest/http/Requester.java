@@ -372,7 +372,10 @@ public final class Requester {
         request.header(header.getKey(), header.getValue());
       }
       if (method.equals("POST")) {
-        request.header("Content-Type", "application/json");
+        // A profile's own Content-Type (AWS's application/x-amz-json-1.1) is sent instead.
+        if (call.headers().keySet().stream().noneMatch("Content-Type"::equalsIgnoreCase)) {
+          request.header("Content-Type", "application/json");
+        }
         request.POST(HttpRequest.BodyPublishers.ofByteArray(body.orElse(new byte[0])));
       } else {
         request.GET();

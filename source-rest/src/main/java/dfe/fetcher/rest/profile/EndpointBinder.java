@@ -4,6 +4,7 @@ import dev.cel.common.types.SimpleType;
 import dfe.fetcher.core.filter.FilterCompileException;
 import dfe.fetcher.core.filter.RowFilter;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.auth.UnitAuth;
 import dfe.fetcher.rest.construct.Constructs;
 import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
@@ -33,6 +34,7 @@ final class EndpointBinder {
   private final BindContext context;
   private final TemplateBinder templates;
   private final Section defaults;
+  private final Map<String, UnitAuth> unitAuth = new LinkedHashMap<>();
 
   /**
    * @param defaults the profile's {@code defaults}: a setting an endpoint leaves out is read there,
@@ -54,6 +56,11 @@ final class EndpointBinder {
   /** Where {@code key} is read for {@code endpoint}: the endpoint, or else the defaults. */
   private Section from(Section endpoint, String key) {
     return endpoint.node(key).isPresent() || defaults.node(key).isEmpty() ? endpoint : defaults;
+  }
+
+  /** What each endpoint bound so far asks of the instance's credentials ({@code auth}). */
+  Map<String, UnitAuth> unitAuth() {
+    return unitAuth;
   }
 
   List<Endpoint> bind(Section profile) {
@@ -81,6 +88,7 @@ final class EndpointBinder {
                 ProfileKeys.UNIT_KEYS,
                 context.problems()));
     boolean enabled = override.bool("enabled", true);
+    unitAuth.put(unit, UnitAuthBinder.bind(endpoint));
     Shape shape = endpoint.shape("shape");
     boolean tail = shape == Shape.TAIL;
     Section constructOwner = from(endpoint, "construct");
