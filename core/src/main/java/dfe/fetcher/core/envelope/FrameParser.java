@@ -17,7 +17,8 @@ import java.util.OptionalLong;
  * per reader.
  *
  * <p>A line's fields are read first, then checked against its kind: a field that is not the kind's
- * own is ignored whatever its type.
+ * own is ignored whatever its type. They are read by {@link FrameScanner} from the bytes when it is
+ * certain of the line, else by Jackson's tokens; both give the same frame, or the same error.
  */
 public final class FrameParser {
 
@@ -93,12 +94,7 @@ public final class FrameParser {
 
   private Frame toFrame() throws InvalidFrameException {
     FrameFields f = fields;
-    Object kind = f.kind;
-    Object total = f.total;
-    Object bytes = f.bytes;
-    Object rowKey = f.rowKey;
-    RawRecord record = f.record;
-    String kindName = string("kind", kind);
+    String kindName = string("kind", f.kind);
     FrameKind frameKind =
         FrameKind.fromWireName(kindName)
             .orElseThrow(
@@ -116,21 +112,21 @@ public final class FrameParser {
       case BEGIN ->
           new Frame.Begin(
               head,
-              total == null
+              f.total == null
                   ? OptionalLong.empty()
-                  : OptionalLong.of(count("total", total, Long.MAX_VALUE)));
+                  : OptionalLong.of(count("total", f.total, Long.MAX_VALUE)));
       case ROW -> {
-        if (record == null) {
+        if (f.record == null) {
           throw new InvalidFrameException("a row frame has no record");
         }
-        yield new Frame.Row(head, record);
+        yield new Frame.Row(head, f.record);
       }
       case OVERSIZE -> {
-        long size = count("bytes", bytes, Long.MAX_VALUE);
-        if (rowKey != null && !(rowKey instanceof String)) {
-          throw new InvalidFrameException("row_key is " + describe(rowKey) + ", not a string");
+        long size = count("bytes", f.bytes, Long.MAX_VALUE);
+        if (f.rowKey != null && !(f.rowKey instanceof String)) {
+          throw new InvalidFrameException("row_key is " + describe(f.rowKey) + ", not a string");
         }
-        yield new Frame.Oversize(head, size, Optional.ofNullable((String) rowKey));
+        yield new Frame.Oversize(head, size, Optional.ofNullable((String) f.rowKey));
       }
       case END ->
           new Frame.End(

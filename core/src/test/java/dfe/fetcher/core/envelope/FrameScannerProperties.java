@@ -75,6 +75,24 @@ class FrameScannerProperties {
     assertThat(scanned).isEqualTo(tokens);
   }
 
+  @Property(tries = 300)
+  void oneParserReadingLineAfterLineGivesWhatTheTokenPathGives(
+      @ForAll("lineLists") List<String> lines) {
+    FrameParser scanning = new FrameParser();
+    FrameParser tokens = new FrameParser();
+    for (String text : lines) {
+      byte[] line = text.getBytes(StandardCharsets.UTF_8);
+      assertThat(Outcome.of(() -> scanning.parse(line)))
+          .as(text)
+          .isEqualTo(Outcome.of(() -> tokens.parseTokens(line, 0, line.length)));
+    }
+  }
+
+  @Provide
+  Arbitrary<List<String>> lineLists() {
+    return frames().list().ofMinSize(2).ofMaxSize(8);
+  }
+
   @Provide
   Arbitrary<String> values() {
     return JsonTexts.value(4);
