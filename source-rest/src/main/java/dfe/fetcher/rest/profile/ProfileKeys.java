@@ -57,7 +57,8 @@ public final class ProfileKeys {
           "errors",
           "window",
           "prelude",
-          "construct");
+          "construct",
+          "lister");
 
   /** What a profile's {@code defaults} may give every endpoint that leaves it out. */
   public static final List<String> DEFAULTS_KEYS =
@@ -78,7 +79,7 @@ public final class ProfileKeys {
 
   public static final List<String> PROBE_KEYS = List.of("method", "path", "query", "expect_status");
   public static final List<String> ROWS_KEYS =
-      List.of("decoder", "at", "allow_missing", "quoted", "builder", "field", "add_fields");
+      List.of("decoder", "at", "allow_missing", "gzip", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
 
   /** {@code construct}: each construct's name, as {@link ConstructType} registers them. */
