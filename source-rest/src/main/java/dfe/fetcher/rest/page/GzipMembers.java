@@ -129,12 +129,15 @@ final class GzipMembers extends InputStream {
   }
 
   private void header() throws IOException {
-    byte[] fixed = exactly(10, "its header");
-    if ((fixed[0] & 0xff) != 0x1f || (fixed[1] & 0xff) != 0x8b) {
+    byte[] fixed = in.readNBytes(10);
+    if (fixed.length < 2 || (fixed[0] & 0xff) != 0x1f || (fixed[1] & 0xff) != 0x8b) {
       throw new Corrupt(
           member == 1
               ? "the body is not gzip"
               : "the bytes after gzip member " + (member - 1) + " are not another gzip member");
+    }
+    if (fixed.length < 10) {
+      throw new Corrupt("gzip member " + member + " ends within its header");
     }
     if (fixed[2] != 8) {
       throw new Corrupt("gzip member " + member + " is not deflate-compressed");

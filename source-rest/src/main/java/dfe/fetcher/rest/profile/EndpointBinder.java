@@ -438,6 +438,8 @@ final class EndpointBinder {
       endpoint.report(
           "lister",
           "unknown lister '" + name.get() + "'; one of " + String.join(", ", ListerType.names()));
+      // Reported: bound as the first lister, so what a lister's endpoint leaves out is no noise.
+      return Optional.of(ListerType.values()[0]);
     }
     return named;
   }
