@@ -328,6 +328,47 @@ class S3ListerTest {
   }
 
   @Test
+  void aListingLongerThanMaxPagesFailsTheTickAndReadsNoObject() throws Exception {
+    s3.pageSize(1)
+        .put("logs", "app/a.json", "{\"n\":1}\n", at("08:01:00"))
+        .put("logs", "app/b.json", "{\"n\":2}\n", at("08:02:00"))
+        .put("logs", "app/c.json", "{\"n\":3}\n", at("08:03:00"));
+    RestConnection connection =
+        RestFixture.connection(
+            ("topic: lab\n"
+                    + "auth: {mode: sigv4, access_key_id: env:AWS_KEY, secret_access_key:"
+                    + " env:AWS_SECRET, region: eu-west-1, service: s3}\n"
+                    + "profile:\n"
+                    + "  base_url: \"%s\"\n"
+                    + "  retry: {max_retries: 0}\n"
+                    + "  endpoints:\n"
+                    + "    - unit: logs\n"
+                    + "      shape: tail\n"
+                    + "      path: /logs\n"
+                    + "      query: {list-type: \"2\", prefix: \"app/\"}\n"
+                    + "      lister: s3\n"
+                    + "      max_pages: 2\n"
+                    + "      window: {format: rfc3339_secs, lookback: 24h}\n"
+                    + "      construct:\n"
+                    + "        manifest:\n"
+                    + "          item_request:\n"
+                    + "            path: \"/{{ item.bucket }}/{{ item.path }}\"\n"
+                    + "            rows: {decoder: ndjson}\n")
+                .formatted(s3.url()),
+            ENV);
+    RecordingSink sink = new RecordingSink();
+
+    assertThatThrownBy(() -> read(connection, sink))
+        .hasMessageStartingWith("lab.logs: reached max_pages 2 with more to read")
+        .hasMessageEndingWith(
+            "; a lister reads no object of a listing it could not finish (one on a page not read"
+                + " may be older than those read): raise max_pages or narrow the prefix");
+    assertThat(sink.records()).isEmpty();
+    assertThat(sink.checkpoint()).isEmpty();
+    assertThat(s3.objectsRead()).isEmpty();
+  }
+
+  @Test
   void anEmptyBucketLandsNothingAndTheWindowAdvances() throws Exception {
     s3.bucket("logs");
 
