@@ -250,6 +250,21 @@ class S3ListerTest {
   }
 
   @Test
+  void aGzipMemberCutShortFailsTheTickNamingTheObject() throws Exception {
+    byte[] whole = gzip("{\"n\":1}\n{\"n\":2}\n");
+    byte[] cut = java.util.Arrays.copyOf(whole, whole.length - 4);
+    s3.put("logs", "app/cut.json.gz", cut, at("08:01:00"));
+
+    RecordingSink sink = new RecordingSink();
+    assertThatThrownBy(() -> read(connection("{decoder: ndjson, gzip: true}", ""), sink))
+        .hasMessage(
+            "lab.logs: GET "
+                + s3.url()
+                + "/logs/app/cut.json.gz: rows.gzip: gzip member 1 ends within its trailer");
+    assertThat(sink.checkpoint()).isEmpty();
+  }
+
+  @Test
   void eachDecoderReadsTheObjectsRows() throws Exception {
     s3.put("logs", "app/1.json", "[{\"n\":1},{\"n\":2}]", at("08:01:00"))
         .put("logs", "app/2.json", "{\"n\":3}", at("08:02:00"));

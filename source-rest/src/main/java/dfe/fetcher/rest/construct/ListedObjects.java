@@ -54,7 +54,8 @@ final class ListedObjects implements SecondStage.Rows {
       object = JSON.readTree(record.bytes());
       lastModified = Instant.parse(object.path("last_modified").asText());
     } catch (IOException | DateTimeParseException e) {
-      throw new SourceException(origin + ": " + manifest.configPath() + ": the object is unread");
+      throw new SourceException(
+          origin + ": " + manifest.configPath() + ": the listed object has no last_modified time");
     }
     Optional<TemplateWindow> window = run.window();
     if (window.isPresent()
