@@ -60,7 +60,8 @@ public final class ProfileKeys {
           "window",
           "prelude",
           "construct",
-          "auth");
+          "auth",
+          "lister");
 
   /**
    * What an endpoint's {@code auth} may ask of the instance's credentials ({@link UnitAuthBinder}).
@@ -86,7 +87,7 @@ public final class ProfileKeys {
 
   public static final List<String> PROBE_KEYS = List.of("method", "path", "query", "expect_status");
   public static final List<String> ROWS_KEYS =
-      List.of("decoder", "at", "allow_missing", "quoted", "builder", "field", "add_fields");
+      List.of("decoder", "at", "allow_missing", "gzip", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
 
   /** {@code construct}: each construct's name, as {@link ConstructType} registers them. */
