@@ -68,7 +68,7 @@ if ! "${podman[@]}" image exists "$build"; then
 fi
 
 step "podman build $image"
-"${podman[@]}" build --network host --isolation "$isolation" \
+"${podman[@]}" build --format docker --network host --isolation "$isolation" \
   --build-arg BASE_IMAGE="$base" --build-arg BUILD_IMAGE="$build" \
   -t "$image" -f "$root/Dockerfile" "$root"
 

@@ -4,7 +4,9 @@ import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Authorizer;
+import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.auth.Origin;
+import dfe.fetcher.rest.auth.PerUnitCredentials;
 import dfe.fetcher.rest.construct.UnitReader;
 import dfe.fetcher.rest.http.BudgetGate;
 import dfe.fetcher.rest.http.RateLimit;
@@ -17,6 +19,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -32,7 +35,10 @@ import java.util.concurrent.ScheduledExecutorService;
 final class OpenRestConnection implements OpenConnection {
 
   private final ScheduledExecutorService watchdog;
-  private final Map<Origin, Requester> requesters = new HashMap<>();
+
+  /** By origin and the credentials the unit carries there ({@link PerUnitCredentials}). */
+  private final Map<List<Object>, Requester> requesters = new HashMap<>();
+
   private final Map<String, RowSource> sources = new LinkedHashMap<>();
 
   /**
@@ -54,21 +60,22 @@ final class OpenRestConnection implements OpenConnection {
         continue;
       }
       Origin origin = Origin.of(URI.create(connection.baseUrlOf(endpoint.unit())));
+      Credentials credentials = PerUnitCredentials.of(connection.credentials(), endpoint.unit());
       Requester requester =
           requesters.computeIfAbsent(
-              origin,
-              at ->
+              List.of(origin, credentials),
+              key ->
                   new Requester(
                       client,
                       new Authorizer(
-                          connection.credentials(),
-                          at,
+                          credentials,
+                          origin,
                           client,
                           runtime.clock(),
                           watchdog,
                           connection.retry(),
                           connectTimeout),
-                      at,
+                      origin,
                       connection.retry(),
                       runtime.clock(),
                       watchdog,

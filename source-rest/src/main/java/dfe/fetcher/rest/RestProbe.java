@@ -4,6 +4,7 @@ import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Authorizer;
 import dfe.fetcher.rest.auth.Origin;
+import dfe.fetcher.rest.auth.PerUnitCredentials;
 import dfe.fetcher.rest.http.HeaderValues;
 import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.profile.Endpoint;
@@ -88,7 +89,7 @@ final class RestProbe {
     Origin origin = Origin.of(target);
     Authorizer authorizer =
         new Authorizer(
-            connection.credentials(),
+            PerUnitCredentials.of(connection.credentials(), unit),
             origin,
             client,
             runtime.clock(),

@@ -55,6 +55,7 @@ final class RestWindows implements RowSource {
   private final UnitReader reader;
   private final WindowSpec window;
   private final boolean boundedAbove;
+  private final boolean listsObjects;
   private final Optional<WindowPosition> position;
   private final Clock clock;
 
@@ -63,6 +64,7 @@ final class RestWindows implements RowSource {
     this.reader = reader;
     this.window = endpoint.window().orElseThrow();
     this.boundedAbove = endpoint.placeholders().contains("window.end");
+    this.listsObjects = endpoint.lister().isPresent();
     String at = endpoint.configPath();
     String setting =
         (at.endsWith(".unit") ? at.substring(0, at.length() - ".unit".length()) : at)
@@ -124,6 +126,12 @@ final class RestWindows implements RowSource {
             window.format().format(start),
             window.format().format(stepEnd));
         return;
+      }
+      if (listsObjects) {
+        throw new SourceException(
+            cut
+                + "; a lister reads no object of a listing it could not finish (one on a page not"
+                + " read may be older than those read): raise max_pages or narrow the prefix");
       }
       if (position.isPresent()) {
         sink.advance(new WindowMark(partialEnd(cut, start, stepEnd, last)));

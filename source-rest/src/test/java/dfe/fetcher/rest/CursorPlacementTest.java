@@ -241,9 +241,82 @@ class CursorPlacementTest {
             "config.yaml:6:62: sources.rest.lab.profile.endpoints[0].paginate.into: body: applies"
                 + " to method: POST only (a GET has no body to carry the cursor)",
             "config.yaml:8:62: sources.rest.lab.profile.endpoints[1].paginate.into: must be"
-                + " query:name, body:/pointer (a POST listing's JSON body) or path, e.g."
-                + " query:cursor",
+                + " query:name, body:/pointer (a POST listing's JSON body), body_replace:/pointer"
+                + " (the next body is the token alone) or path, e.g. query:cursor",
             "config.yaml:10:62: sources.rest.lab.profile.endpoints[2].paginate.into: body: needs"
                 + " the JSON pointer of a field of the request body, e.g. body:/cursor");
+  }
+
+  @Test
+  void aJoinWithoutABodyCursorOrEmptyIsRefusedAtLoad() {
+    assertThat(
+            RestFixture.problems(
+                """
+                topic: lab
+                profile:
+                  base_url: "http://127.0.0.1:1"
+                  endpoints:
+                    - {unit: a, shape: dump, path: /a, rows: {decoder: json_array},
+                       paginate: {type: cursor, from: "header:X-Next", into: "query:c", join: ","}}
+                    - {unit: b, shape: dump, path: /b, method: POST,
+                       rows: {decoder: json_at, at: /items},
+                       paginate: {type: cursor, from: "body:/n", into: "body_replace:", join: ""}}
+                """))
+        .containsExactly(
+            "config.yaml:6:79: sources.rest.lab.profile.endpoints[0].paginate.join: joins a list"
+                + " cursor read from the body (from: body:/pointer); it must not be empty, e.g. \",\"",
+            "config.yaml:9:56: sources.rest.lab.profile.endpoints[1].paginate.into: body_replace:"
+                + " needs the JSON pointer of a field of the request body, e.g. body:/cursor",
+            "config.yaml:9:79: sources.rest.lab.profile.endpoints[1].paginate.join: joins a list"
+                + " cursor read from the body (from: body:/pointer); it must not be empty, e.g. \",\"");
+  }
+
+  @Test
+  void aListCursorWithoutJoinFailsThePageAndAListOfObjectsWithJoinToo() throws Exception {
+    try (ApiServer server = new ApiServer()) {
+      server.on("/a", ApiServer.ok("{\"items\":[{\"id\":1}],\"next\":[\"x\",\"y\"]}"));
+      server.on("/b", ApiServer.ok("{\"items\":[{\"id\":1}],\"next\":[{\"x\":1}]}"));
+      RestConnection connection =
+          RestFixture.connection(
+              """
+              topic: lab
+              profile:
+                base_url: "%s"
+                endpoints:
+                  - {unit: a, shape: dump, path: /a, rows: {decoder: json_at, at: /items},
+                     paginate: {type: cursor, from: "body:/next", into: "query:n"}}
+                  - {unit: b, shape: dump, path: /b, rows: {decoder: json_at, at: /items},
+                     paginate: {type: cursor, from: "body:/next", into: "query:n", join: ","}}
+              """
+                  .formatted(server.url()));
+
+      assertThat(RestFixture.read(connection, "a").abortReason())
+          .hasValueSatisfying(
+              r -> assertThat(r).contains("is a JSON array, not a string or a number"));
+      assertThat(RestFixture.read(connection, "b").abortReason())
+          .hasValueSatisfying(
+              r -> assertThat(r).contains("the list cursor at /next holds a JSON object"));
+    }
+  }
+
+  @Test
+  void anEmptyListCursorEndsTheListing() throws Exception {
+    try (ApiServer server = new ApiServer()) {
+      server.on("/a", ApiServer.ok("{\"items\":[{\"id\":1}],\"next\":[]}"));
+      RestConnection connection =
+          RestFixture.connection(
+              """
+              topic: lab
+              profile:
+                base_url: "%s"
+                endpoints:
+                  - {unit: a, shape: dump, path: /a, rows: {decoder: json_at, at: /items},
+                     paginate: {type: cursor, from: "body:/next", into: "query:n", join: ","}}
+              """
+                  .formatted(server.url()));
+
+      assertThat(RestFixture.read(connection, "a").shape()).containsExactly("begin", "row", "end");
+      assertThat(server.paths()).containsExactly("/a");
+    }
   }
 }

@@ -2,6 +2,7 @@ package dfe.fetcher.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dfe.fetcher.rest.profile.ShippedProfiles;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +37,8 @@ class ProfileGrammarTest {
     assertThat(problems)
         .containsExactly(
             "config.yaml:5:3: sources.rest.lab.profile.colour: unknown key; allowed keys: base_url,"
-                + " vars, auth, headers, retry, rate, errors, defaults, probe, endpoints",
+                + " vars, auth, headers, retry, rate, errors, defaults, probe, endpoints,"
+                + " maturity",
             "config.yaml:8:14: sources.rest.lab.profile.endpoints[0].shape: unknown shape"
                 + " 'snapshot'; one of dump, tail",
             "config.yaml:9:13: sources.rest.lab.profile.endpoints[0].path: reads {{ vars.tenant"
@@ -75,8 +77,9 @@ class ProfileGrammarTest {
     assertThat(problems)
         .containsExactly(
             "config.yaml:2:10: sources.rest.lab.profile: no shipped profile named 'jira'; one of"
-                + " github-issues, okta-system-log, runzero-assets, generic-json, or an inline"
-                + " profile (a mapping)");
+                + " "
+                + String.join(", ", ShippedProfiles.NAMES)
+                + ", or an inline profile (a mapping)");
   }
 
   @Test

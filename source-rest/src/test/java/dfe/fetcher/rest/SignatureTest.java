@@ -89,7 +89,7 @@ class SignatureTest {
   }
 
   /** Duo's canonical request rebuilt from what the server received, signed here. */
-  private static String expected(ApiServer.Seen seen, int version) throws Exception {
+  static String expected(ApiServer.Seen seen, int version) throws Exception {
     String path = seen.pathAndQuery();
     String query = "";
     int q = path.indexOf('?');

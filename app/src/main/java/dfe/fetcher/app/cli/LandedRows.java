@@ -18,8 +18,11 @@ import java.util.OptionalLong;
  *
  * <p>The total, when some unit's dump announced its row count ({@code count_first}): the counts
  * announced, plus what the other units have landed so far (they count as done as far as they got),
- * so the share and the ETA are those of the counted dumps. The service keeps no byte count, and a
- * file dump announces no count.
+ * so the share and the ETA are those of the counted dumps.
+ *
+ * <p>Bytes, when some unit's source announced the input it was about to read (a file dump: the
+ * sizes of its files): what those sources have read of it, against the sizes announced, so the
+ * share and the ETA are in bytes, and a file dump's line ends with its files read.
  */
 final class LandedRows {
 
@@ -30,6 +33,14 @@ final class LandedRows {
   private LandedRows() {}
 
   static Reading reading(PrometheusRegistry registry, Map<String, Long> announced) {
+    return reading(registry, announced, Map.of(), Map.of());
+  }
+
+  static Reading reading(
+      PrometheusRegistry registry,
+      Map<String, Long> announced,
+      Map<String, Long> inputAhead,
+      Map<String, Long> inputRead) {
     Map<String, Double> dumpRows = new HashMap<>();
     Map<String, Double> records = new HashMap<>();
     for (MetricSnapshot metric :
@@ -55,9 +66,15 @@ final class LandedRows {
     for (long count : announced.values()) {
       total += count;
     }
-    return Reading.ofRows(
-        Math.round(landed),
-        announced.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Math.round(total)));
+    OptionalLong totalRows =
+        announced.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Math.round(total));
+    if (inputAhead.isEmpty()) {
+      return Reading.ofRows(Math.round(landed), totalRows);
+    }
+    long ahead = inputAhead.values().stream().mapToLong(Long::longValue).sum();
+    long read = inputRead.values().stream().mapToLong(Long::longValue).sum();
+    return new Reading(
+        Math.round(landed), OptionalLong.of(read), totalRows, OptionalLong.of(ahead));
   }
 
   private static String withoutTotal(String name) {

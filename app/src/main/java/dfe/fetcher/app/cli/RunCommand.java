@@ -117,7 +117,10 @@ final class RunCommand implements Callable<Integer> {
             terminal.err(),
             () ->
                 LandedRows.reading(
-                    service.metrics().registry(), service.metrics().announcedRows()))) {
+                    service.metrics().registry(),
+                    service.metrics().announcedRows(),
+                    service.metrics().inputAhead(),
+                    service.metrics().inputRead()))) {
       outcomes = chosen.isEmpty() ? service.runOnce() : service.runUnitsOnce(chosen);
     } finally {
       Signal.handle(new Signal("TERM"), previousTerm);

@@ -16,7 +16,8 @@ class ProgressOfRunTest {
   private final FetcherMetrics metrics = new FetcherMetrics();
 
   private Reading reading() {
-    return LandedRows.reading(metrics.registry(), metrics.announcedRows());
+    return LandedRows.reading(
+        metrics.registry(), metrics.announcedRows(), metrics.inputAhead(), metrics.inputRead());
   }
 
   @TempDir Path directory;
@@ -42,7 +43,9 @@ class ProgressOfRunTest {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.err())
-        .containsPattern("\rrun  2 rows  [0-9,.]+ rows/s\\e\\[K\r\nran 1 unit, 0 failed");
+        .containsPattern(
+            "\rrun  100%  2 rows  18 B/18 B  [0-9,.]+ rows/s  [0-9.]+ [KMG]?i?B/s  ETA 0:00"
+                + "\\e\\[K\r\nran 1 unit, 0 failed");
   }
 
   @Test
@@ -103,5 +106,17 @@ class ProgressOfRunTest {
     metrics.rowFrames("crm.contacts", 100);
 
     assertThat(reading()).isEqualTo(Reading.ofRows(100, OptionalLong.of(500)));
+  }
+
+  @Test
+  void aFileDumpsAnnouncedInputIsTheByteTotalAndWhatItReadIsDone() {
+    metrics.inputAhead("inventory.hosts", 1000);
+    metrics.inputRead("inventory.hosts", 400);
+    metrics.rowFrames("inventory.hosts", 20);
+
+    assertThat(reading())
+        .isEqualTo(
+            new Reading(20, OptionalLong.of(400), OptionalLong.empty(), OptionalLong.of(1000)));
+    assertThat(reading().share().orElseThrow().fraction()).isEqualTo(0.4);
   }
 }

@@ -41,7 +41,9 @@ class ProgressOnATerminalIT {
   private static final String LANDED = "landing/inventory-hosts_land.ndjson";
   private static final Pattern RUN_LINE = Pattern.compile("run  [0-9,]+ rows.*");
   private static final Pattern FINAL_RUN_LINE =
-      Pattern.compile("run  200,000 rows  [0-9,.]+ rows/s");
+      Pattern.compile(
+          "run  100%  200,000 rows  8\\.9 MiB/8\\.9 MiB  [0-9,.]+ rows/s  [0-9.]+ [KMG]?i?B/s"
+              + "  ETA 0:00");
   private static final Duration WAIT = Duration.ofSeconds(90);
 
   @TempDir Path directory;
@@ -132,7 +134,9 @@ class ProgressOnATerminalIT {
           .untilAsserted(() -> assertThat(pane.lines()).as(pane.text()).contains("EXIT=0"));
 
       assertThat(Files.readString(directory.resolve("stderr.txt")))
-          .containsPattern("\rrun  200,000 rows  [0-9,.]+ rows/s\\e\\[K\r\n");
+          .containsPattern(
+              "\rrun  100%  200,000 rows  8\\.9 MiB/8\\.9 MiB  [0-9,.]+ rows/s  [0-9.]+ [KMG]?i?B/s"
+                  + "  ETA 0:00\\e\\[K\r\n");
       // The second run finds the file committed: it would have drawn "run  0 rows".
       assertThat(pane.lines()).as(pane.text()).contains("ran 1 unit, 0 failed");
       assertThat(pane.lines()).as(pane.text()).noneMatch(line -> line.startsWith("run  "));

@@ -19,13 +19,18 @@ final class CanonicalDigest {
 
   private static final JsonFactory JSON = new JsonFactory();
 
-  private static final long NULL = 0x6a09e667f3bcc908L;
-  private static final long TRUE = 0xbb67ae8584caa73bL;
-  private static final long FALSE = 0x3c6ef372fe94f82bL;
-  private static final long STRING = 0xa54ff53a5f1d36f1L;
+  static final long NULL = 0x6a09e667f3bcc908L;
+  static final long TRUE = 0xbb67ae8584caa73bL;
+  static final long FALSE = 0x3c6ef372fe94f82bL;
+
+  /** The state a string's hash starts from; see {@link #stringUnit} and {@link #stringEnd}. */
+  static final long STRING = 0xa54ff53a5f1d36f1L;
+
+  /** The state an array's hash starts from; see {@link #arrayElement} and {@link #arrayEnd}. */
+  static final long ARRAY = 0x1f83d9abfb41bd6bL;
+
   private static final long NUMBER = 0x510e527fade682d1L;
   private static final long BIG_NUMBER = 0x9b05688c2b3e6c1fL;
-  private static final long ARRAY = 0x1f83d9abfb41bd6bL;
   private static final long OBJECT = 0x5be0cd19137e2179L;
   private static final long MULTIPLIER = 0x9e3779b97f4a7c15L;
 
@@ -63,18 +68,18 @@ final class CanonicalDigest {
             long key = ofString(parser.currentName());
             parser.nextToken();
             long value = ofCurrentValue(parser);
-            sum += mix(key * MULTIPLIER + value);
+            sum += member(key, value);
             members++;
           }
-          return mix(OBJECT ^ mix(sum + members));
+          return objectEnd(sum, members);
         }
       case START_ARRAY:
         {
           long hash = ARRAY;
           while (parser.nextToken() != JsonToken.END_ARRAY) {
-            hash = mix(hash * MULTIPLIER + ofCurrentValue(parser));
+            hash = arrayElement(hash, ofCurrentValue(parser));
           }
-          return mix(hash);
+          return arrayEnd(hash);
         }
       case VALUE_STRING:
         return ofChars(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
@@ -96,23 +101,58 @@ final class CanonicalDigest {
     }
   }
 
+  /*
+   * The building blocks below are the whole definition of the digest: ofCurrentValue combines them
+   * from Jackson's tokens, FrameScanner from a line's bytes, and both must give the same value.
+   */
+
+  /** One member of an object, added to the object's sum whatever the members' order. */
+  static long member(long key, long value) {
+    return mix(key * MULTIPLIER + value);
+  }
+
+  /** An object's digest from the sum of its {@link #member members} and their count. */
+  static long objectEnd(long sum, long members) {
+    return mix(OBJECT ^ mix(sum + members));
+  }
+
+  /** The array hash after one more element, starting from {@link #ARRAY}. */
+  static long arrayElement(long hash, long element) {
+    return mix(hash * MULTIPLIER + element);
+  }
+
+  static long arrayEnd(long hash) {
+    return mix(hash);
+  }
+
+  /** The string hash after one more UTF-16 code unit, starting from {@link #STRING}. */
+  static long stringUnit(long hash, int unit) {
+    return (hash ^ unit) * 0x100000001b3L;
+  }
+
+  /** A string's digest from its hash and its length in UTF-16 code units. */
+  static long stringEnd(long hash, int length) {
+    return mix(hash + length);
+  }
+
   private static long ofString(String text) {
     long hash = STRING;
     for (int i = 0; i < text.length(); i++) {
-      hash = (hash ^ text.charAt(i)) * 0x100000001b3L;
+      hash = stringUnit(hash, text.charAt(i));
     }
-    return mix(hash + text.length());
+    return stringEnd(hash, text.length());
   }
 
   private static long ofChars(char[] chars, int offset, int length) {
     long hash = STRING;
     for (int i = offset; i < offset + length; i++) {
-      hash = (hash ^ chars[i]) * 0x100000001b3L;
+      hash = stringUnit(hash, chars[i]);
     }
-    return mix(hash + length);
+    return stringEnd(hash, length);
   }
 
-  private static long ofDecimal(BigDecimal value) {
+  /** The digest of a number of any size, by its exact decimal value. */
+  static long ofDecimal(BigDecimal value) {
     if (value.signum() == 0) {
       return ofDecimal(0, 0);
     }
@@ -129,7 +169,7 @@ final class CanonicalDigest {
   }
 
   /** The digest of {@code unscaled * 10^-scale}, after stripping trailing decimal zeros. */
-  private static long ofDecimal(long unscaled, int scale) {
+  static long ofDecimal(long unscaled, int scale) {
     if (unscaled == 0) {
       scale = 0;
     }

@@ -17,45 +17,41 @@ import java.util.OptionalLong;
  * per reader.
  *
  * <p>A line's fields are read first, then checked against its kind: a field that is not the kind's
- * own is ignored whatever its type.
+ * own is ignored whatever its type. They are read by {@link FrameScanner} from the bytes when it is
+ * certain of the line, else by Jackson's tokens; both give the same frame, or the same error.
  */
 public final class FrameParser {
 
   private static final JsonFactory JSON = new JsonFactory();
 
-  private static final int KIND = 0;
-  private static final int SNAPSHOT_ID = 1;
-  private static final int SNAPSHOT_AT = 2;
-  private static final int TIMESTAMP = 3;
-  private static final int STORE = 4;
-
-  /**
-   * The head strings of the previous frame: consecutive frames mostly share them, so a value equal
-   * to the last one is reused instead of allocated again.
-   */
-  private final String[] recent = new String[5];
-
-  private Object kind;
-  private Object snapshotId;
-  private Object snapshotAt;
-  private Object timestamp;
-  private Object store;
-  private Object seq;
-  private Object total;
-  private Object bytes;
-  private Object rowKey;
-  private Object rowCount;
-  private Object completedAt;
-  private RawRecord record;
+  private final FrameFields fields = new FrameFields();
+  private final FrameScanner scanner = new FrameScanner(fields);
 
   public Frame parse(byte[] json) throws InvalidFrameException {
     return parse(json, 0, json.length);
   }
 
-  /** Parses one frame from {@code length} bytes of {@code buffer} starting at {@code offset}. */
+  /**
+   * Parses one frame from {@code length} bytes of {@code buffer} starting at {@code offset}: by the
+   * {@link FrameScanner} in one pass over the bytes, or, for a line it is not certain of (an
+   * invalid one among them), by Jackson's tokens, whose errors are then the ones reported.
+   */
   public Frame parse(byte[] buffer, int offset, int length) throws InvalidFrameException {
+    if (!scanner.scan(buffer, offset, length)) {
+      readTokens(buffer, offset, length);
+    }
+    return toFrame();
+  }
+
+  /** Parses by Jackson's tokens alone, the scanner's fallback: tests compare the two paths. */
+  Frame parseTokens(byte[] buffer, int offset, int length) throws InvalidFrameException {
+    readTokens(buffer, offset, length);
+    return toFrame();
+  }
+
+  private void readTokens(byte[] buffer, int offset, int length) throws InvalidFrameException {
     try (JsonParser parser = JSON.createParser(buffer, offset, length)) {
-      return read(parser, buffer, offset).toFrame();
+      read(parser, buffer, offset);
     } catch (JsonProcessingException e) {
       throw new InvalidFrameException("not valid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
@@ -63,11 +59,10 @@ public final class FrameParser {
     }
   }
 
-  private FrameParser read(JsonParser parser, byte[] buffer, int offset)
+  private void read(JsonParser parser, byte[] buffer, int offset)
       throws IOException, InvalidFrameException {
-    kind = snapshotId = snapshotAt = timestamp = store = null;
-    seq = total = bytes = rowKey = rowCount = completedAt = null;
-    record = null;
+    fields.clear();
+    FrameFields f = fields;
     JsonToken first = parser.nextToken();
     if (first != JsonToken.START_OBJECT) {
       throw new InvalidFrameException(
@@ -77,29 +72,29 @@ public final class FrameParser {
       String name = parser.currentName();
       JsonToken value = parser.nextToken();
       switch (name) {
-        case "kind" -> kind = headScalar(KIND, parser, value);
-        case "snapshot_id" -> snapshotId = headScalar(SNAPSHOT_ID, parser, value);
-        case "snapshot_at" -> snapshotAt = headScalar(SNAPSHOT_AT, parser, value);
-        case "timestamp" -> timestamp = headScalar(TIMESTAMP, parser, value);
-        case "store" -> store = headScalar(STORE, parser, value);
-        case "seq" -> seq = scalar(parser, value);
-        case "total" -> total = scalar(parser, value);
-        case "bytes" -> bytes = scalar(parser, value);
-        case "row_key" -> rowKey = scalar(parser, value);
-        case "row_count" -> rowCount = scalar(parser, value);
-        case "completed_at" -> completedAt = scalar(parser, value);
-        case "record" -> record = record(parser, buffer, offset);
+        case "kind" -> f.kind = headScalar(FrameFields.KIND, parser, value);
+        case "snapshot_id" -> f.snapshotId = headScalar(FrameFields.SNAPSHOT_ID, parser, value);
+        case "snapshot_at" -> f.snapshotAt = headScalar(FrameFields.SNAPSHOT_AT, parser, value);
+        case "timestamp" -> f.timestamp = headScalar(FrameFields.TIMESTAMP, parser, value);
+        case "store" -> f.store = headScalar(FrameFields.STORE, parser, value);
+        case "seq" -> f.seq = scalar(parser, value);
+        case "total" -> f.total = scalar(parser, value);
+        case "bytes" -> f.bytes = scalar(parser, value);
+        case "row_key" -> f.rowKey = scalar(parser, value);
+        case "row_count" -> f.rowCount = scalar(parser, value);
+        case "completed_at" -> f.completedAt = scalar(parser, value);
+        case "record" -> f.record = record(parser, buffer, offset);
         default -> parser.skipChildren();
       }
     }
     if (parser.nextToken() != null) {
       throw new InvalidFrameException("more than one JSON value on the line");
     }
-    return this;
   }
 
   private Frame toFrame() throws InvalidFrameException {
-    String kindName = string("kind", kind);
+    FrameFields f = fields;
+    String kindName = string("kind", f.kind);
     FrameKind frameKind =
         FrameKind.fromWireName(kindName)
             .orElseThrow(
@@ -108,34 +103,34 @@ public final class FrameParser {
                         "kind \"" + kindName + "\" is not one of begin, row, oversize, end"));
     FrameHead head =
         new FrameHead(
-            string("snapshot_id", snapshotId),
-            string("snapshot_at", snapshotAt),
-            string("timestamp", timestamp),
-            string("store", store),
-            count("seq", seq));
+            string("snapshot_id", f.snapshotId),
+            string("snapshot_at", f.snapshotAt),
+            string("timestamp", f.timestamp),
+            string("store", f.store),
+            count("seq", f.seq));
     return switch (frameKind) {
       case BEGIN ->
           new Frame.Begin(
               head,
-              total == null
+              f.total == null
                   ? OptionalLong.empty()
-                  : OptionalLong.of(count("total", total, Long.MAX_VALUE)));
+                  : OptionalLong.of(count("total", f.total, Long.MAX_VALUE)));
       case ROW -> {
-        if (record == null) {
+        if (f.record == null) {
           throw new InvalidFrameException("a row frame has no record");
         }
-        yield new Frame.Row(head, record);
+        yield new Frame.Row(head, f.record);
       }
       case OVERSIZE -> {
-        long size = count("bytes", bytes, Long.MAX_VALUE);
-        if (rowKey != null && !(rowKey instanceof String)) {
-          throw new InvalidFrameException("row_key is " + describe(rowKey) + ", not a string");
+        long size = count("bytes", f.bytes, Long.MAX_VALUE);
+        if (f.rowKey != null && !(f.rowKey instanceof String)) {
+          throw new InvalidFrameException("row_key is " + describe(f.rowKey) + ", not a string");
         }
-        yield new Frame.Oversize(head, size, Optional.ofNullable((String) rowKey));
+        yield new Frame.Oversize(head, size, Optional.ofNullable((String) f.rowKey));
       }
       case END ->
           new Frame.End(
-              head, count("row_count", rowCount), string("completed_at", completedAt, true));
+              head, count("row_count", f.rowCount), string("completed_at", f.completedAt, true));
     };
   }
 
@@ -147,7 +142,7 @@ public final class FrameParser {
     char[] chars = parser.getTextCharacters();
     int from = parser.getTextOffset();
     int length = parser.getTextLength();
-    String previous = recent[slot];
+    String previous = fields.recent[slot];
     if (previous != null && previous.length() == length) {
       boolean same = true;
       for (int i = 0; i < length && same; i++) {
@@ -158,7 +153,7 @@ public final class FrameParser {
       }
     }
     String text = new String(chars, from, length);
-    recent[slot] = text;
+    fields.recent[slot] = text;
     return text;
   }
 

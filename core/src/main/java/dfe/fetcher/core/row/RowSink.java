@@ -62,6 +62,16 @@ public interface RowSink {
   default void chunkRead() throws InterruptedException {}
 
   /**
+   * The source is about to read about {@code bytes} of input in this read (a file dump: the sizes
+   * of the files it will read), for a progress estimate with {@link #inputRead}; the driver lands
+   * nothing of it and checks nothing against it.
+   */
+  default void inputAhead(long bytes) {}
+
+  /** {@code bytes} more of the input {@link #inputAhead} announced were read. */
+  default void inputRead(long bytes) {}
+
+  /**
    * Waits until the transport has acknowledged every row handed so far (their marks committed), so
    * a source that must tell its provider what it delivered (a queue acknowledging its messages)
    * tells it only what has landed: a crash before that redelivers, never loses. A transport that

@@ -34,8 +34,9 @@ public final class ConfigLoader {
 
   /**
    * {@code DFE_FETCHER_*} variables that are not settings: the launcher's JVM options and class
-   * path, the log level and format, and the progress line's mode ({@code DFE_FETCHER_PROGRESS},
-   * read by the command line). Every other {@code DFE_FETCHER_*} variable must name a setting.
+   * path and class-data archive ({@code DFE_FETCHER_CDS}), the log level and format, and the
+   * progress line's mode ({@code DFE_FETCHER_PROGRESS}, read by the command line). Every other
+   * {@code DFE_FETCHER_*} variable must name a setting.
    */
   public static final Set<String> NOT_SETTINGS =
       Set.of(
@@ -43,6 +44,7 @@ public final class ConfigLoader {
           "DFE_FETCHER_LOG_LEVEL",
           "DFE_FETCHER_LOG_FORMAT",
           "DFE_FETCHER_CLASSPATH",
+          "DFE_FETCHER_CDS",
           "DFE_FETCHER_PROGRESS");
 
   private ConfigLoader() {}

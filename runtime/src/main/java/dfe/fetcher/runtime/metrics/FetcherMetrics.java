@@ -53,6 +53,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOut
   private final Counter restCredentialsWithheld;
   private final UnitFreshness freshness;
   private final ConcurrentHashMap<String, Long> announcedRows = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Long> inputAhead = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Long> inputRead = new ConcurrentHashMap<>();
 
   public FetcherMetrics() {
     this(new PrometheusRegistry());
@@ -372,6 +374,30 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOut
    */
   public Map<String, Long> announcedRows() {
     return Map.copyOf(announcedRows);
+  }
+
+  /**
+   * Kept for a progress line, not served, as {@link #announcedRows}: per unit, the input bytes its
+   * sources said they were about to read (a file dump's file sizes), summed since start.
+   */
+  @Override
+  public void inputAhead(String store, long bytes) {
+    inputAhead.merge(store, bytes, Long::sum);
+  }
+
+  @Override
+  public void inputRead(String store, long bytes) {
+    inputRead.merge(store, bytes, Long::sum);
+  }
+
+  /** Per unit, the input bytes announced with {@link #inputAhead}; absent for a unit with none. */
+  public Map<String, Long> inputAhead() {
+    return Map.copyOf(inputAhead);
+  }
+
+  /** Per unit, the input bytes read of what was announced. */
+  public Map<String, Long> inputRead() {
+    return Map.copyOf(inputRead);
   }
 
   @Override

@@ -16,6 +16,12 @@ public interface TickMetrics {
    */
   default void partBegun(String store, OptionalLong total) {}
 
+  /** Unit {@code store}'s source is about to read about {@code bytes} of input (file sizes). */
+  default void inputAhead(String store, long bytes) {}
+
+  /** Unit {@code store}'s source read {@code bytes} more of the input it announced. */
+  default void inputRead(String store, long bytes) {}
+
   /** A dump part of unit {@code store} closed with an {@code end} that was acknowledged. */
   void snapshotCompleted(String store);
 

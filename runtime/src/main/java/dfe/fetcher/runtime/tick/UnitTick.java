@@ -227,6 +227,16 @@ final class UnitTick implements RowSink {
     }
   }
 
+  @Override
+  public void inputAhead(long bytes) {
+    context.metrics().inputAhead(unit.store(), bytes);
+  }
+
+  @Override
+  public void inputRead(long bytes) {
+    context.metrics().inputRead(unit.store(), bytes);
+  }
+
   /**
    * Lands what is buffered and waits for every acknowledgement so far, committing the marks that
    * came with the rows. Not between a dump part's begin and end: a queue is a tail unit.

@@ -9,6 +9,7 @@ import dfe.fetcher.file.FileConnection;
 import dfe.fetcher.file.FileUnit;
 import dfe.fetcher.file.dump.Decoder;
 import dfe.fetcher.file.dump.FileDumpSpec;
+import dfe.fetcher.rest.profile.ShippedProfiles;
 import dfe.fetcher.runtime.tick.FilterErrors;
 import dfe.fetcher.runtime.transport.FileRotation;
 import dfe.fetcher.source.config.ConfigException;
@@ -499,8 +500,9 @@ class ConfigLoaderTest {
     assertThat(problems)
         .containsExactly(
             "config.yaml:3:20: sources.rest.lab.profile: no shipped profile named 'lab'; one of"
-                + " github-issues, okta-system-log, runzero-assets, generic-json, or an inline"
-                + " profile (a mapping)");
+                + " "
+                + String.join(", ", ShippedProfiles.NAMES)
+                + ", or an inline profile (a mapping)");
   }
 
   @Test

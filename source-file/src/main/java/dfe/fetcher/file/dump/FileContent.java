@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.LongConsumer;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
@@ -28,13 +29,50 @@ final class FileContent {
 
   /** The content of {@code file}; the caller closes it. */
   static InputStream open(Path file) throws IOException {
-    InputStream raw = new BufferedInputStream(Files.newInputStream(file), BUFFER_BYTES);
+    return open(file, bytes -> {});
+  }
+
+  /**
+   * The content of {@code file}, telling {@code read} how many of the file's own bytes (before any
+   * gunzip) each read from the disk took: a buffer's worth at a time.
+   */
+  static InputStream open(Path file, LongConsumer read) throws IOException {
+    InputStream raw =
+        new BufferedInputStream(new Counted(Files.newInputStream(file), read), BUFFER_BYTES);
     try {
       InputStream content = isGzip(raw) ? Gunzipped.of(raw) : raw;
       return withoutByteOrderMark(content);
     } catch (IOException | RuntimeException e) {
       raw.close();
       throw e;
+    }
+  }
+
+  /** Tells {@code read} the count of every read that got bytes. */
+  private static final class Counted extends FilterInputStream {
+    private final LongConsumer read;
+
+    Counted(InputStream in, LongConsumer read) {
+      super(in);
+      this.read = read;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        read.accept(1);
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      int n = super.read(buffer, offset, length);
+      if (n > 0) {
+        read.accept(n);
+      }
+      return n;
     }
   }
 

@@ -125,6 +125,16 @@ public final class FileDumpSource implements RowSource {
     Instant listedAt = clock.instant();
     DumpProgress progress = new DumpProgress(after, listedAt, listing.names());
     Instant settledBy = listedAt.minus(settle);
+    long ahead = 0;
+    for (ListedFile file : listing.inChangeOrder()) {
+      if (!progress.isCommitted(file.seen())
+          && (settle.isZero() || !file.seen().changedAt().isAfter(settledBy))) {
+        ahead += file.seen().size();
+      }
+    }
+    if (ahead > 0) {
+      sink.inputAhead(ahead);
+    }
     Optional<FileMark> uncommittedSkip = Optional.empty();
     for (ListedFile file : listing.inChangeOrder()) {
       cancellation.throwIfCancelled();
@@ -195,7 +205,7 @@ public final class FileDumpSource implements RowSource {
                             + ": cannot tell the decoder from the file name's extension"
                             + " (auto knows .ndjson, .jsonl, .json and .csv, each optionally"
                             + " .gz); set the unit's decoder to ndjson, json_array or csv"));
-    Optional<RecordReader> opened = open(file, format);
+    Optional<RecordReader> opened = open(file, format, sink);
     if (opened.isEmpty()) {
       sink.skipped(file.name(), "vanished");
       return Outcome.VANISHED;
@@ -239,11 +249,11 @@ public final class FileDumpSource implements RowSource {
   }
 
   /** The file's records; empty when the file is gone (removed after it was listed). */
-  private Optional<RecordReader> open(ListedFile file, RecordFormat format)
+  private Optional<RecordReader> open(ListedFile file, RecordFormat format, RowSink sink)
       throws SourceException, InterruptedException {
     InputStream content = null;
     try {
-      content = FileContent.open(file.path());
+      content = FileContent.open(file.path(), sink::inputRead);
       return Optional.of(format.reader(content, new RecordBytes(oversize, rowKey)));
     } catch (NoSuchFileException e) {
       if (content != null) {

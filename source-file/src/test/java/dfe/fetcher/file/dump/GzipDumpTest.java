@@ -43,6 +43,19 @@ class GzipDumpTest {
   }
 
   @Test
+  void theInputAnnouncedAndReadIsTheFilesOwnBytesGzippedOrNot() throws Exception {
+    Path gzipped = data.writeGzip("data/a.ndjson.gz", 1, "{\"a\":1}\n{\"a\":2}\n");
+    Path plain = data.write("data/b.ndjson", "{\"b\":1}\n", 2);
+    long sizes = java.nio.file.Files.size(gzipped) + java.nio.file.Files.size(plain);
+
+    RecordingSink sink = data.readAll("data/*");
+
+    assertThat(sink.records()).hasSize(3);
+    assertThat(sink.inputAhead).isEqualTo(sizes);
+    assertThat(sink.inputRead).isEqualTo(sizes);
+  }
+
+  @Test
   void gzipIsRecognisedByContentNotByName() throws Exception {
     data.writeGzip("data/a.ndjson", 1, "{\"a\":1}\n");
 

@@ -35,6 +35,11 @@ class RecordingSink implements RowSink {
   record Skipped(String place, String reason) implements Event {}
 
   final List<Event> events = new ArrayList<>();
+
+  /** The input the source announced, and what it said it read of it. */
+  long inputAhead;
+
+  long inputRead;
   private Optional<FileMark> lastPosition = Optional.empty();
 
   static Begin begin() {
@@ -43,6 +48,16 @@ class RecordingSink implements RowSink {
 
   static End end(String file) {
     return new End(Optional.of(file));
+  }
+
+  @Override
+  public void inputAhead(long bytes) {
+    inputAhead += bytes;
+  }
+
+  @Override
+  public void inputRead(long bytes) {
+    inputRead += bytes;
   }
 
   @Override

@@ -130,6 +130,18 @@ record AwsSigV4(
     request.header("Authorization", signature.authorization());
   }
 
+  /** Signed for the unit's own service and region when it names them. */
+  @Override
+  public Credentials narrowed(UnitAuth unit) {
+    if (unit.service().isEmpty() && unit.region().isEmpty()) {
+      return this;
+    }
+    SigV4Signer own =
+        new SigV4Signer(
+            unit.region().orElse(signer.region()), unit.service().orElse(signer.service()));
+    return new AwsSigV4(accessKeyId, secretAccessKey, sessionToken, own, assumeRole);
+  }
+
   /** Temporary keys may be revoked or expire early: a 401 is worth new ones. */
   @Override
   public boolean refreshes() {

@@ -68,6 +68,14 @@ public interface Credentials {
     return AuthReach.BASE_ORIGIN_ONLY;
   }
 
+  /**
+   * These credentials as {@code unit} asks for them (an endpoint's {@code auth}): a mode that takes
+   * one of its keys applies it, any other mode is as it is.
+   */
+  default Credentials narrowed(UnitAuth unit) {
+    return this;
+  }
+
   /** {@code none}: what an instance without {@code auth} sends. */
   static Credentials none() {
     return new NoCredentials();

@@ -49,6 +49,27 @@ record JwtBearer(URI tokenUrl, JwtAssertion assertion, String at)
     return AuthMode.JWT_BEARER;
   }
 
+  /** The unit's own {@code scope} claim, when it names one. */
+  @Override
+  public Credentials narrowed(UnitAuth unit) {
+    if (unit.scope().isEmpty()) {
+      return this;
+    }
+    JwtAssertion a = assertion;
+    return new JwtBearer(
+        tokenUrl,
+        new JwtAssertion(
+            a.issuer(),
+            a.subject(),
+            a.audience(),
+            unit.scope(),
+            a.lifetimeSecs(),
+            a.keyId(),
+            a.privateKey(),
+            a.at()),
+        at);
+  }
+
   @Override
   public void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation)
       throws SourceException, InterruptedException {

@@ -166,6 +166,25 @@ record OAuth2ClientCredentials(
     return AuthMode.OAUTH2_CLIENT_CREDENTIALS;
   }
 
+  /** The unit's own {@code scope}, when it names one. */
+  @Override
+  public Credentials narrowed(UnitAuth unit) {
+    if (unit.scope().isEmpty()) {
+      return this;
+    }
+    return new OAuth2ClientCredentials(
+        tokenUrl,
+        clientId,
+        grant,
+        clientAuth,
+        clientSecret,
+        refreshToken,
+        clientAssertion,
+        unit.scope(),
+        audience,
+        at);
+  }
+
   @Override
   public void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation)
       throws SourceException, InterruptedException {

@@ -42,4 +42,9 @@ record ScopedCredentials(Credentials credentials, AuthReach reach) implements Cr
   public boolean refreshes() {
     return credentials.refreshes();
   }
+
+  @Override
+  public Credentials narrowed(UnitAuth unit) {
+    return new ScopedCredentials(credentials.narrowed(unit), reach);
+  }
 }

@@ -2,8 +2,10 @@ package dfe.fetcher.rest.construct;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dfe.fetcher.core.envelope.RawRecord;
+import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.core.row.WindowMark;
+import dfe.fetcher.rest.page.ListerType;
 import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.rest.profile.JsonValues;
 import dfe.fetcher.rest.profile.Template;
@@ -34,14 +36,19 @@ import java.util.Optional;
  * @param maxItems the most items one listing requests
  * @param key an item's identity, when items carry a checkpoint
  * @param position what the listing is ordered by, set with {@code key}
+ *     <p>Beside a {@code lister} the items are objects of a store, listed in key order, not in time
+ *     order: they are read as {@link ListedObjects} says, oldest first once the whole listing is
+ *     read, each a checkpoint (its {@code last_modified}, then its {@code key}) in a tail unit.
  * @param configPath where {@code construct.manifest} is written, for messages
+ * @param lister the lister whose objects are the items, when the endpoint has one
  */
 public record Manifest(
     Endpoint itemRequest,
     int maxItems,
     Optional<Template> key,
     Optional<Template> position,
-    String configPath)
+    String configPath,
+    Optional<ListerType> lister)
     implements SecondStage {
 
   public static final int DEFAULT_MAX_ITEMS = 1000;
@@ -53,6 +60,28 @@ public record Manifest(
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(position, "position");
     Objects.requireNonNull(configPath, "configPath");
+    Objects.requireNonNull(lister, "lister");
+  }
+
+  /** A manifest of the listing's rows, without a lister. */
+  public Manifest(
+      Endpoint itemRequest,
+      int maxItems,
+      Optional<Template> key,
+      Optional<Template> position,
+      String configPath) {
+    this(itemRequest, maxItems, key, position, configPath, Optional.empty());
+  }
+
+  /** This manifest reading the objects {@code lister} lists: its item requests are the store's. */
+  public Manifest listedBy(ListerType lister) {
+    return new Manifest(
+        itemRequest.with(itemRequest.constructs(), Optional.of(lister)),
+        maxItems,
+        key,
+        position,
+        configPath,
+        Optional.of(lister));
   }
 
   @Override
@@ -67,7 +96,8 @@ public record Manifest(
 
   /** Whether each item carries a checkpoint. */
   public boolean checkpoints() {
-    return key.isPresent() && position.isPresent();
+    return (key.isPresent() && position.isPresent())
+        || (lister.isPresent() && itemRequest.shape() == Shape.TAIL);
   }
 
   @Override
@@ -78,12 +108,13 @@ public record Manifest(
         + itemRequest.method()
         + " "
         + itemRequest.path().text()
-        + (checkpoints() ? ", each item a checkpoint" : "");
+        + (checkpoints() ? ", each item a checkpoint" : "")
+        + lister.map(l -> ", the objects lister " + l.configName() + " lists").orElse("");
   }
 
   @Override
   public SecondStage.Rows open(StageRun run) {
-    return new Items(run);
+    return lister.isPresent() ? new ListedObjects(this, run) : new Items(run);
   }
 
   private final class Items implements SecondStage.Rows {

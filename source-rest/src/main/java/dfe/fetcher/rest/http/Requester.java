@@ -275,7 +275,7 @@ public final class Requester {
         ErrorBody errorBody =
             read.isPresent()
                 ? read.get()
-                : endpoint.errorAt().isPresent()
+                : endpoint.errorAt().isPresent() || endpoint.lister().isPresent()
                     ? readErrorBody(target, response, endpoint, cancellation)
                     : ErrorBody.unread(response);
         String notRetried;
@@ -372,7 +372,10 @@ public final class Requester {
         request.header(header.getKey(), header.getValue());
       }
       if (method.equals("POST")) {
-        request.header("Content-Type", "application/json");
+        // A profile's own Content-Type (AWS's application/x-amz-json-1.1) is sent instead.
+        if (call.headers().keySet().stream().noneMatch("Content-Type"::equalsIgnoreCase)) {
+          request.header("Content-Type", "application/json");
+        }
         request.POST(HttpRequest.BodyPublishers.ofByteArray(body.orElse(new byte[0])));
       } else {
         request.GET();
@@ -508,11 +511,14 @@ public final class Requester {
 
   /** The error text at {@code error_at} of a non-2xx JSON body, quoted; empty without one. */
   private static String errorText(ErrorBody body, Endpoint endpoint) {
-    if (endpoint.errorAt().isEmpty() || !body.read()) {
+    if ((endpoint.errorAt().isEmpty() && endpoint.lister().isEmpty()) || !body.read()) {
       return "";
     }
     if (body.stalled()) {
       return " (its body stalled for timeout_secs " + endpoint.timeoutSecs() + ")";
+    }
+    if (endpoint.errorAt().isEmpty()) {
+      return S3ErrorText.quoted(body.bytes());
     }
     try {
       return ErrorText.quoted(JSON.readTree(body.bytes()).at(endpoint.errorAt().get()));

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.http.HeaderNames;
 import dfe.fetcher.source.config.Section;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,21 +14,27 @@ import java.util.Optional;
 /**
  * {@code cursor}: a token read from the body ({@code body:/pointer}) or a header ({@code
  * header:Name}) and sent as a query parameter ({@code query:name}), as a string field of a POST
- * listing's JSON body ({@code body:/pointer}) or as one more segment of the path ({@code path}). A
- * missing, null or empty token ends; a token in the body that is neither a string nor a number (an
- * object, a list, a boolean) fails the page.
+ * listing's JSON body ({@code body:/pointer}), as the only field of the next body ({@code
+ * body_replace:/pointer}) or as one more segment of the path ({@code path}). A missing, null or
+ * empty token ends; a token in the body that is neither a string nor a number (an object, a list, a
+ * boolean) fails the page, but for a list of strings and numbers with {@code join}, which is sent
+ * joined (an empty list ends).
  *
  * @param fromBody true for {@code body:}, false for {@code header:}
  * @param from the JSON pointer or header name
  * @param into where the token goes
  * @param target the query parameter's name or the body's pointer; empty for {@code path}
+ * @param join what a list cursor's items are joined with ({@code paginate.join})
  */
-record CursorPager(boolean fromBody, String from, Into into, String target) implements Pager {
+record CursorPager(boolean fromBody, String from, Into into, String target, Optional<String> join)
+    implements Pager {
 
   /** Where the token goes on the next request. */
   enum Into {
     QUERY,
     BODY,
+    /** The next request's body is the token at the pointer and nothing else (1Password). */
+    BODY_REPLACE,
     PATH
   }
 
@@ -34,6 +42,7 @@ record CursorPager(boolean fromBody, String from, Into into, String target) impl
     Objects.requireNonNull(from, "from");
     Objects.requireNonNull(into, "into");
     Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(join, "join");
   }
 
   static Pager bind(Section paginate) {
@@ -50,27 +59,41 @@ record CursorPager(boolean fromBody, String from, Into into, String target) impl
         paginate.report("from", "must be body:/pointer or header:Name, e.g. body:/next_cursor");
       }
     }
-    if (into.equals("path")) {
-      return new CursorPager(fromBody, where, Into.PATH, "");
+    Optional<String> join = paginate.string("join");
+    if (join.isPresent() && (join.get().isEmpty() || !fromBody)) {
+      paginate.report(
+          "join",
+          "joins a list cursor read from the body (from: body:/pointer); it must not be empty,"
+              + " e.g. \",\"");
     }
-    if (into.startsWith("body:")) {
-      String pointer = into.substring("body:".length());
+    if (into.equals("path")) {
+      return new CursorPager(fromBody, where, Into.PATH, "", join);
+    }
+    boolean replace = into.startsWith("body_replace:");
+    if (into.startsWith("body:") || replace) {
+      String pointer = into.substring(into.indexOf(':') + 1);
       if (!isPointer(pointer) || pointer.isEmpty()) {
         paginate.report(
             "into",
-            "body: needs the JSON pointer of a field of the request body, e.g. body:/cursor");
+            into.substring(0, into.indexOf(':') + 1)
+                + " needs the JSON pointer of a field of the request body, e.g. body:/cursor");
       }
-      return new CursorPager(fromBody, where, Into.BODY, pointer);
+      return new CursorPager(
+          fromBody, where, replace ? Into.BODY_REPLACE : Into.BODY, pointer, join);
     }
     if (paginate.node("into").isPresent()
         && (!into.startsWith("query:") || into.length() == "query:".length())) {
       paginate.report(
           "into",
-          "must be query:name, body:/pointer (a POST listing's JSON body) or path, e.g."
-              + " query:cursor");
+          "must be query:name, body:/pointer (a POST listing's JSON body), body_replace:/pointer"
+              + " (the next body is the token alone) or path, e.g. query:cursor");
     }
     return new CursorPager(
-        fromBody, where, Into.QUERY, into.startsWith("query:") ? into.substring(6) : "cursor");
+        fromBody,
+        where,
+        Into.QUERY,
+        into.startsWith("query:") ? into.substring(6) : "cursor",
+        join);
   }
 
   private static boolean isPointer(String text) {
@@ -96,6 +119,8 @@ record CursorPager(boolean fromBody, String from, Into into, String target) impl
         token = Optional.empty();
       } else if (node.isTextual() || node.isNumber()) {
         token = Optional.of(node.asText());
+      } else if (join.isPresent() && node.isArray()) {
+        token = Optional.of(joined(node));
       } else {
         throw new SourceException(
             "paginate.from: the cursor at "
@@ -113,6 +138,26 @@ record CursorPager(boolean fromBody, String from, Into into, String target) impl
     return Optional.of(placed(token.get()));
   }
 
+  /**
+   * A list cursor's items joined ({@code join}): strings and numbers as their text; an empty list
+   * is no cursor (the listing ends).
+   */
+  private String joined(JsonNode list) throws SourceException {
+    List<String> items = new ArrayList<>();
+    for (JsonNode item : list) {
+      if (!item.isTextual() && !item.isNumber()) {
+        throw new SourceException(
+            "paginate.from: the list cursor at "
+                + from
+                + " holds "
+                + JsonKinds.of(item)
+                + ", not only strings and numbers");
+      }
+      items.add(item.asText());
+    }
+    return String.join(join.orElseThrow(), items);
+  }
+
   private NextPage placed(String token) throws SourceException {
     if (into == Into.PATH && (token.equals(".") || token.equals(".."))) {
       // A dot segment would name the endpoint's path or its parent, not a page of it.
@@ -122,6 +167,7 @@ record CursorPager(boolean fromBody, String from, Into into, String target) impl
     return switch (into) {
       case QUERY -> new WithQuery(Map.of(target, token));
       case BODY -> new WithBodyField(target, token);
+      case BODY_REPLACE -> new WithBodyField(target, token, true);
       case PATH -> new WithPathSegment(token);
     };
   }
@@ -133,6 +179,6 @@ record CursorPager(boolean fromBody, String from, Into into, String target) impl
 
   @Override
   public boolean writesBody() {
-    return into == Into.BODY;
+    return into == Into.BODY || into == Into.BODY_REPLACE;
   }
 }

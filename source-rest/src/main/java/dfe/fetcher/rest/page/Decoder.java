@@ -25,7 +25,12 @@ public enum Decoder implements ConfigWord {
    * The body is one JSON value: an array's elements are the rows, streamed as {@code json_array}'s
    * are; any other value is one row.
    */
-  JSON("json", false);
+  JSON("json", false),
+  /**
+   * An S3 ListObjectsV2 answer (XML), one item per object: what {@code lister: s3} reads its pages
+   * with. Not a word {@code rows.decoder} takes.
+   */
+  S3_LIST_OBJECTS("s3_list_objects", true);
 
   private final String configName;
   private final boolean keepsBody;
@@ -53,14 +58,18 @@ public enum Decoder implements ConfigWord {
    * rows.builder} can take; {@code csv} and {@code lines} read objects of strings.
    */
   public boolean readsJsonValues() {
-    return this != CSV && this != LINES;
+    return this != CSV && this != LINES && this != S3_LIST_OBJECTS;
   }
 
+  /** The decoder {@code rows.decoder} names {@code name}; a lister's is not one of them. */
   public static Optional<Decoder> named(String name) {
-    return ConfigWord.named(Decoder.class, name);
+    return ConfigWord.named(Decoder.class, name).filter(decoder -> decoder != S3_LIST_OBJECTS);
   }
 
+  /** The words {@code rows.decoder} takes. */
   public static List<String> names() {
-    return ConfigWord.names(Decoder.class);
+    return ConfigWord.names(Decoder.class).stream()
+        .filter(name -> !name.equals(S3_LIST_OBJECTS.configName))
+        .toList();
   }
 }

@@ -305,7 +305,7 @@ public final class Listing {
       decoded =
           PageDecoding.decode(
               endpoint,
-              response.body(),
+              endpoint.gzip() ? GzipMembers.detect(response.body()) : response.body(),
               described,
               tree -> checkFailWhen(tree, described),
               record -> {
@@ -316,6 +316,8 @@ public final class Listing {
                     described + ": row " + row,
                     shaped -> out.row(shaped, described + " row " + row));
               });
+    } catch (GzipMembers.Corrupt e) {
+      throw new SourceException(source + ": " + described + ": rows.gzip: " + e.getMessage(), e);
     } catch (IOException e) {
       cancellation.throwIfCancelled();
       throw new SourceException(

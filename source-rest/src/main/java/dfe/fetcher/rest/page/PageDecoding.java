@@ -93,6 +93,7 @@ final class PageDecoding {
               ? jsonAt(endpoint, held(endpoint, body, where, check), where, rows)
               : JsonAtRows.read(endpoint, bounded(endpoint), body, where, rows);
       case DOCUMENT -> document(endpoint, held(endpoint, body, where, check), where, rows);
+      case S3_LIST_OBJECTS -> S3ListObjects.read(endpoint, body, where, rows);
     };
   }
 

@@ -153,9 +153,14 @@ public interface Pager {
 
   /**
    * The endpoint's request again with the string {@code value} set at {@code pointer} of its JSON
-   * body (objects on the way created), a POST listing's cursor.
+   * body (objects on the way created), a POST listing's cursor; with {@code alone}, of an empty
+   * body instead.
    */
-  record WithBodyField(String pointer, String value) implements NextPage {
+  record WithBodyField(String pointer, String value, boolean alone) implements NextPage {
+
+    WithBodyField(String pointer, String value) {
+      this(pointer, value, false);
+    }
 
     @Override
     public Map<String, String> pagerQuery(Map<String, String> last) {
@@ -169,7 +174,8 @@ public interface Pager {
 
     @Override
     public Optional<byte[]> body(Optional<byte[]> endpoint) throws SourceException {
-      return Optional.of(JsonBodyField.set(endpoint, pointer, value));
+      // alone: the body is the token and nothing else (paginate.into: body_replace:).
+      return Optional.of(JsonBodyField.set(alone ? Optional.empty() : endpoint, pointer, value));
     }
   }
 

@@ -4,6 +4,7 @@ import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.rest.construct.Constructs;
 import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
+import dfe.fetcher.rest.page.ListerType;
 import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.rest.shape.RowShape;
 import dfe.fetcher.source.config.ConfigOrigin;
@@ -33,6 +34,8 @@ import java.util.Set;
  * @param rowsAt the JSON pointer of the rows, for {@code json_at}
  * @param rowsMayBeAbsent for {@code json_at}: a page with nothing (or null) at {@code rowsAt} is an
  *     empty page ({@code rows.allow_missing}); otherwise it fails, as an error page answered 200
+ * @param gzip {@code rows.gzip}: a body that starts as gzip does is inflated, member after member,
+ *     before the decoder reads it
  * @param rowShape how the decoder's elements become rows: {@code rows.quoted}, {@code
  *     rows.builder}, {@code rows.field}, {@code rows.add_fields}
  * @param rowKey a JSON pointer naming a row's identity
@@ -48,6 +51,8 @@ import java.util.Set;
  * @param vars the endpoint's computed variables ({@code vars}, over the profile's {@code
  *     defaults.vars}), in the order they are evaluated, each read as {@code vars.<name>}
  * @param constructs its {@code prelude} and {@code construct}: what it sends beside its listing
+ * @param lister the object store whose listing this endpoint reads ({@code lister: s3}), or whose
+ *     listed objects a manifest's item request reads: its pages and error answers are that store's
  * @param origin where the unit is named; for messages only, no part of {@link #equals}
  * @param path where the unit is named, as a config path
  */
@@ -63,6 +68,7 @@ public record Endpoint(
     Decoder decoder,
     Optional<String> rowsAt,
     boolean rowsMayBeAbsent,
+    boolean gzip,
     RowShape rowShape,
     Optional<String> rowKey,
     Pager pager,
@@ -75,6 +81,7 @@ public record Endpoint(
     Optional<WindowSpec> window,
     Map<String, Template> vars,
     Constructs constructs,
+    Optional<ListerType> lister,
     ConfigOrigin origin,
     String configPath) {
 
@@ -101,6 +108,7 @@ public record Endpoint(
     Objects.requireNonNull(window, "window");
     vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
     Objects.requireNonNull(constructs, "constructs");
+    Objects.requireNonNull(lister, "lister");
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(configPath, "configPath");
   }
@@ -133,6 +141,7 @@ public record Endpoint(
         decoder,
         rowsAt,
         rowsMayBeAbsent,
+        gzip,
         rowShape,
         rowKey,
         pager,
@@ -145,6 +154,39 @@ public record Endpoint(
         window,
         vars,
         constructs,
+        lister,
+        configPath);
+  }
+
+  /** This endpoint with {@code constructs} and {@code lister}, everything else as it is. */
+  public Endpoint with(Constructs constructs, Optional<ListerType> lister) {
+    return new Endpoint(
+        unit,
+        enabled,
+        shape,
+        method,
+        body,
+        path,
+        query,
+        headers,
+        decoder,
+        rowsAt,
+        rowsMayBeAbsent,
+        gzip,
+        rowShape,
+        rowKey,
+        pager,
+        maxPages,
+        maxPageBytes,
+        timeoutSecs,
+        failWhen,
+        errorAt,
+        errors,
+        window,
+        vars,
+        constructs,
+        lister,
+        origin,
         configPath);
   }
 

@@ -4,10 +4,12 @@ import dev.cel.common.types.SimpleType;
 import dfe.fetcher.core.filter.FilterCompileException;
 import dfe.fetcher.core.filter.RowFilter;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.rest.auth.UnitAuth;
 import dfe.fetcher.rest.construct.Constructs;
 import dfe.fetcher.rest.http.ErrorPolicy;
 import dfe.fetcher.rest.page.Decoder;
 import dfe.fetcher.rest.page.JsonPointerSetting;
+import dfe.fetcher.rest.page.ListerType;
 import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.rest.shape.RowShape;
 import dfe.fetcher.source.BindContext;
@@ -33,6 +35,7 @@ final class EndpointBinder {
   private final BindContext context;
   private final TemplateBinder templates;
   private final Section defaults;
+  private final Map<String, UnitAuth> unitAuth = new LinkedHashMap<>();
 
   private static final String QUEUE_READS_NO_WINDOW =
       "which a queue unit does not have: it reads no window (the provider keeps what is not"
@@ -60,6 +63,11 @@ final class EndpointBinder {
     return endpoint.node(key).isPresent() || defaults.node(key).isEmpty() ? endpoint : defaults;
   }
 
+  /** What each endpoint bound so far asks of the instance's credentials ({@code auth}). */
+  Map<String, UnitAuth> unitAuth() {
+    return unitAuth;
+  }
+
   List<Endpoint> bind(Section profile) {
     ErrorPolicyBinder.Settings profileErrors =
         ErrorPolicyBinder.profile(profile.section("errors", ProfileKeys.ERRORS_KEYS));
@@ -85,6 +93,7 @@ final class EndpointBinder {
                 ProfileKeys.UNIT_KEYS,
                 context.problems()));
     boolean enabled = override.bool("enabled", true);
+    unitAuth.put(unit, UnitAuthBinder.bind(endpoint));
     Shape shape = endpoint.shape("shape");
     boolean tail = shape == Shape.TAIL;
     Section constructOwner = from(endpoint, "construct");
@@ -120,33 +129,58 @@ final class EndpointBinder {
     templates.putEach(override, "query", scope, query);
     Map<String, Template> headers = new LinkedHashMap<>(templates.headers(defaults, scope));
     headers.putAll(templates.headers(endpoint, scope));
-    Section rows = from(endpoint, "rows").section("rows", ProfileKeys.ROWS_KEYS);
-    Decoder decoder = decoder(from(endpoint, "rows"), rows);
-    Optional<String> rowsAt = JsonPointerSetting.read(rows, "at");
-    if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
-      rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
-    }
-    for (String key : List.of("at", "allow_missing")) {
-      if (decoder != Decoder.JSON_AT && rows.node(key).isPresent()) {
-        rows.report(key, "applies to decoder json_at only");
+    Optional<ListerType> lister = lister(endpoint);
+    Decoder decoder;
+    Optional<String> rowsAt = Optional.empty();
+    boolean rowsMayBeAbsent = false;
+    boolean gzip = false;
+    RowShape rowShape = RowShape.NONE;
+    Pager pager;
+    if (lister.isPresent()) {
+      // The lister reads the listing's pages and follows them: the objects' rows are the
+      // manifest's item_request.rows.
+      for (String key : List.of("rows", "paginate")) {
+        if (endpoint.node(key).isPresent()) {
+          endpoint.report(
+              key,
+              "does not apply beside lister: "
+                  + lister.get().configName()
+                  + ", which reads the store's listing and follows its pages; the objects' rows"
+                  + " are construct.manifest.item_request.rows");
+        }
+      }
+      decoder = lister.get().decoder();
+      pager = lister.get().pager();
+    } else {
+      Section rows = from(endpoint, "rows").section("rows", ProfileKeys.ROWS_KEYS);
+      decoder = decoder(from(endpoint, "rows"), rows);
+      rowsAt = JsonPointerSetting.read(rows, "at");
+      if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
+        rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
+      }
+      for (String key : List.of("at", "allow_missing")) {
+        if (decoder != Decoder.JSON_AT && rows.node(key).isPresent()) {
+          rows.report(key, "applies to decoder json_at only");
+        }
+      }
+      rowsMayBeAbsent = rows.bool("allow_missing", false);
+      gzip = rows.bool("gzip", false);
+      rowShape = RowShapeBinder.bind(rows, decoder, scope, templates);
+      Section paging = from(endpoint, "paginate");
+      Section paginate = paging.section("paginate", ProfileKeys.PAGINATE_KEYS);
+      pager = PagerBinder.bind(paginate, paging);
+      if (pager.readsBody()) {
+        refuseStreamed(paging, "paginate", decoder);
+      }
+      if (decoder == Decoder.JSON_AT && rowsAt.isPresent()) {
+        refuseIntoRows(paginate, pager, rowsAt.get());
+      }
+      if (pager.writesBody() && !method.equals("POST")) {
+        paginate.report(
+            "into", "body: applies to method: POST only (a GET has no body to carry the cursor)");
       }
     }
-    boolean rowsMayBeAbsent = rows.bool("allow_missing", false);
-    RowShape rowShape = RowShapeBinder.bind(rows, decoder, scope, templates);
     Optional<String> rowKey = from(endpoint, "row_key").rowKey("row_key");
-    Section paging = from(endpoint, "paginate");
-    Section paginate = paging.section("paginate", ProfileKeys.PAGINATE_KEYS);
-    Pager pager = PagerBinder.bind(paginate, paging);
-    if (pager.readsBody()) {
-      refuseStreamed(paging, "paginate", decoder);
-    }
-    if (decoder == Decoder.JSON_AT && rowsAt.isPresent()) {
-      refuseIntoRows(paginate, pager, rowsAt.get());
-    }
-    if (pager.writesBody() && !method.equals("POST")) {
-      paginate.report(
-          "into", "body: applies to method: POST only (a GET has no body to carry the cursor)");
-    }
     int maxPages =
         override.smallInteger(
             "max_pages",
@@ -200,11 +234,15 @@ final class EndpointBinder {
     if (constructs.second().isPresent()) {
       rowShape = rowShape.feedingAConstruct();
     }
-    if (constructs.queue().isPresent() && !pager.equals(Pager.none())) {
-      paging.report(
-          "paginate",
-          "does not combine with construct.queue: a pull is one request, and the unit pulls"
-              + " again (up to max_pages a tick) instead of paging; leave paginate out");
+    if (lister.isEmpty() && constructs.queue().isPresent() && !pager.equals(Pager.none())) {
+      from(endpoint, "paginate")
+          .report(
+              "paginate",
+              "does not combine with construct.queue: a pull is one request, and the unit pulls"
+                  + " again (up to max_pages a tick) instead of paging; leave paginate out");
+    }
+    if (lister.isPresent()) {
+      constructs = ListerBinder.bind(endpoint, lister.get(), constructs);
     }
     if (!constructs.isEmpty()
         && (constructs.keyset().isPresent() || constructs.second().isPresent())
@@ -229,6 +267,7 @@ final class EndpointBinder {
             decoder,
             rowsAt,
             rowsMayBeAbsent,
+            gzip,
             rowShape,
             rowKey,
             pager,
@@ -241,11 +280,15 @@ final class EndpointBinder {
             window,
             computed.vars(),
             constructs,
+            lister,
             endpoint.originOf("unit"),
             endpoint.pathOf("unit"));
     templates.tryRendering(bound, endpoint);
     Set<String> read = bound.placeholders();
-    if (window.isPresent() && !read.contains("window.start") && !read.contains("window.end")) {
+    if (window.isPresent()
+        && lister.isEmpty()
+        && !read.contains("window.start")
+        && !read.contains("window.end")) {
       endpoint.report(
           "window",
           "no request of this tail endpoint reads {{ window.start }} or {{ window.end }} (path,"
@@ -313,6 +356,7 @@ final class EndpointBinder {
     Decoder decoder = Decoder.DOCUMENT;
     Optional<String> rowsAt = Optional.empty();
     boolean rowsMayBeAbsent = false;
+    boolean gzip = false;
     RowShape rowShape = RowShape.NONE;
     Pager pager = Pager.none();
     int maxPages = 1;
@@ -329,6 +373,7 @@ final class EndpointBinder {
         }
       }
       rowsMayBeAbsent = rows.bool("allow_missing", false);
+      gzip = rows.bool("gzip", false);
       rowShape = RowShapeBinder.bind(rows, decoder, scope, templates);
       if (addFields.isPresent()) {
         if (rowShape.addFields().isPresent()) {
@@ -371,6 +416,7 @@ final class EndpointBinder {
             decoder,
             rowsAt,
             rowsMayBeAbsent,
+            gzip,
             rowShape,
             parent.rowKey(),
             pager,
@@ -383,6 +429,7 @@ final class EndpointBinder {
             parent.window(),
             vars,
             Constructs.NONE,
+            Optional.empty(),
             request.origin(),
             request.path());
     templates.tryRendering(bound, request);
@@ -401,6 +448,23 @@ final class EndpointBinder {
       }
     }
     return Optional.empty();
+  }
+
+  /** {@code lister}: a word {@link ListerType} registers, when set. */
+  private static Optional<ListerType> lister(Section endpoint) {
+    Optional<String> name = endpoint.string("lister");
+    if (name.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<ListerType> named = ListerType.named(name.get());
+    if (named.isEmpty()) {
+      endpoint.report(
+          "lister",
+          "unknown lister '" + name.get() + "'; one of " + String.join(", ", ListerType.names()));
+      // Reported: bound as the first lister, so what a lister's endpoint leaves out is no noise.
+      return Optional.of(ListerType.values()[0]);
+    }
+    return named;
   }
 
   private static Decoder decoder(Section endpoint, Section rows) {

@@ -2,6 +2,7 @@ package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.rest.RestConnection;
 import dfe.fetcher.rest.auth.Credentials;
+import dfe.fetcher.rest.auth.PerUnitCredentials;
 import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.source.BindContext;
@@ -62,6 +63,7 @@ public final class ProfileBinder {
           .ifPresent(value -> vars.put(entry.key(), value));
     }
     vars.putAll(instanceVars);
+    ProfileMaturity.bind(profile, connection, id, profileName);
     TemplateBinder templates = new TemplateBinder(varsPath, vars);
     TemplateScope common = templates.scope(false);
     Optional<Template> baseUrl = templates.template(profile, "base_url", common, true);
@@ -72,8 +74,10 @@ public final class ProfileBinder {
     Section profileAuth = profile.section("auth", ProfileKeys.PROFILE_AUTH_KEYS);
     Credentials credentials = new CredentialsBinder(connection, context).bind(profileAuth);
     Section defaults = profile.section("defaults", ProfileKeys.DEFAULTS_KEYS);
-    List<Endpoint> endpoints =
-        new EndpointBinder(connection, overrides, context, templates, defaults).bind(profile);
+    EndpointBinder endpointBinder =
+        new EndpointBinder(connection, overrides, context, templates, defaults);
+    List<Endpoint> endpoints = endpointBinder.bind(profile);
+    credentials = PerUnitCredentials.wrap(credentials, endpointBinder.unitAuth());
     Optional<Probe> probe =
         profile.node("probe").isPresent()
             ? probe(profile.section("probe", ProfileKeys.PROBE_KEYS), templates)

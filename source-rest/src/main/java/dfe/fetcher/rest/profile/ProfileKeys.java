@@ -27,9 +27,11 @@ public final class ProfileKeys {
           "errors",
           "defaults",
           "probe",
-          "endpoints");
+          "endpoints",
+          "maturity");
   public static final List<String> PROFILE_AUTH_KEYS =
-      List.of("accepts", "header", "prefix", "query_param", "token_url", "scope");
+      List.of(
+          "accepts", "header", "prefix", "query_param", "token_url", "scope", "service", "region");
   public static final List<String> RETRY_KEYS =
       List.of("max_retries", "initial_backoff_ms", "max_backoff_ms", "max_retry_wait_secs");
   public static final List<String> RATE_KEYS = List.of("requests_per_sec");
@@ -57,7 +59,14 @@ public final class ProfileKeys {
           "errors",
           "window",
           "prelude",
-          "construct");
+          "construct",
+          "auth",
+          "lister");
+
+  /**
+   * What an endpoint's {@code auth} may ask of the instance's credentials ({@link UnitAuthBinder}).
+   */
+  public static final List<String> UNIT_AUTH_KEYS = List.of("service", "region", "scope");
 
   /** What a profile's {@code defaults} may give every endpoint that leaves it out. */
   public static final List<String> DEFAULTS_KEYS =
@@ -78,7 +87,7 @@ public final class ProfileKeys {
 
   public static final List<String> PROBE_KEYS = List.of("method", "path", "query", "expect_status");
   public static final List<String> ROWS_KEYS =
-      List.of("decoder", "at", "allow_missing", "quoted", "builder", "field", "add_fields");
+      List.of("decoder", "at", "allow_missing", "gzip", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
 
   /** {@code construct}: each construct's name, as {@link ConstructType} registers them. */

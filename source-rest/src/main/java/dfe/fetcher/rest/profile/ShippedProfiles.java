@@ -21,7 +21,25 @@ public final class ShippedProfiles {
 
   /** Every shipped profile, by the name {@code profile:} takes. */
   public static final List<String> NAMES =
-      List.of("github-issues", "okta-system-log", "runzero-assets", "generic-json");
+      List.of(
+          "github-issues",
+          "okta-system-log",
+          "runzero-assets",
+          "generic-json",
+          "gcp",
+          "aws",
+          "azure",
+          "runzero",
+          "github",
+          "slack",
+          "cloudflare",
+          "datadog",
+          "bitwarden",
+          "salesforce",
+          "google_workspace",
+          "okta",
+          "duo",
+          "onepassword");
 
   private ShippedProfiles() {}
 

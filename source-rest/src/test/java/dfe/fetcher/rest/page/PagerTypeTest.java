@@ -17,6 +17,7 @@ class PagerTypeTest {
             "next_at",
             "from",
             "into",
+            "join",
             "param",
             "start",
             "total_pages_at",
