@@ -90,11 +90,15 @@ final class OpenRestConnection implements OpenConnection {
               requester,
               new RateLimit(connection.requestsPerSec()),
               runtime.metrics());
-      sources.put(
-          endpoint.unit(),
-          endpoint.shape() == Shape.DUMP
-              ? new RestDump(source, reader, runtime.clock())
-              : new RestWindows(source, reader, endpoint, runtime.clock()));
+      RowSource unit;
+      if (endpoint.shape() == Shape.DUMP) {
+        unit = new RestDump(source, reader, runtime.clock());
+      } else if (endpoint.constructs().queue().isPresent()) {
+        unit = new RestQueue(source, reader, endpoint, runtime.clock());
+      } else {
+        unit = new RestWindows(source, reader, endpoint, runtime.clock());
+      }
+      sources.put(endpoint.unit(), unit);
     }
   }
 

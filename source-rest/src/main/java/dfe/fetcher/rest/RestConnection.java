@@ -94,7 +94,7 @@ public record RestConnection(
               + endpoint.rowsAt().map(at -> " at " + at).orElse("")
               + ", at most "
               + endpoint.maxPages()
-              + " pages");
+              + (endpoint.constructs().queue().isPresent() ? " pulls a tick" : " pages"));
       constructs(endpoint).ifPresent(details::add);
       endpoint
           .window()
@@ -115,7 +115,10 @@ public record RestConnection(
               endpoint.enabled(),
               endpoint.shape(),
               endpoint.rowKey(),
-              endpoint.shape() == Shape.TAIL ? Optional.of(Mark.Kind.WINDOW) : Optional.empty(),
+              // A queue unit commits no checkpoint: the provider keeps what is unacknowledged.
+              endpoint.shape() == Shape.TAIL && endpoint.constructs().queue().isEmpty()
+                  ? Optional.of(Mark.Kind.WINDOW)
+                  : Optional.empty(),
               details,
               endpoint.origin(),
               endpoint.configPath()));
@@ -145,6 +148,7 @@ public record RestConnection(
                             + keyset.request().get().path().text()
                         : "keyset from a template"));
     constructs.second().ifPresent(stage -> parts.add(stage.describe()));
+    constructs.queue().ifPresent(queue -> parts.add(queue.describe()));
     return Optional.of("constructs: " + String.join("; ", parts));
   }
 

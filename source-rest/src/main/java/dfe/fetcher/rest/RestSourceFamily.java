@@ -15,6 +15,7 @@ import dfe.fetcher.source.config.ConfigException;
 import dfe.fetcher.source.config.Problems;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,28 +58,31 @@ public final class RestSourceFamily implements SourceFamily {
 
   @Override
   public List<List<String>> knownKeys() {
-    return List.of(
-        CONNECTION_KEYS,
-        ProfileKeys.AUTH_KEYS,
-        ProfileKeys.UNIT_KEYS,
-        ProfileKeys.PROFILE_KEYS,
-        ProfileKeys.PROFILE_AUTH_KEYS,
-        ProfileKeys.RETRY_KEYS,
-        ProfileKeys.RATE_KEYS,
-        ProfileKeys.CONNECTION_RATE_KEYS,
-        ProfileKeys.ERRORS_KEYS,
-        ProfileKeys.DEFAULTS_KEYS,
-        ProfileKeys.PROBE_KEYS,
-        ProfileKeys.ENDPOINT_KEYS,
-        ProfileKeys.ROWS_KEYS,
-        ProfileKeys.PAGINATE_KEYS,
-        ProfileKeys.WINDOW_KEYS,
-        ProfileKeys.CONSTRUCT_KEYS,
-        ConstructType.KEYSET.keys(),
-        ConstructType.LOOKUP.keys(),
-        ConstructType.MANIFEST.keys(),
-        ConstructType.REQUEST_KEYS,
-        ConstructType.PRELUDE_KEYS);
+    List<List<String>> keys = new ArrayList<>();
+    keys.addAll(
+        List.of(
+            CONNECTION_KEYS,
+            ProfileKeys.AUTH_KEYS,
+            ProfileKeys.UNIT_KEYS,
+            ProfileKeys.PROFILE_KEYS,
+            ProfileKeys.PROFILE_AUTH_KEYS,
+            ProfileKeys.RETRY_KEYS,
+            ProfileKeys.RATE_KEYS,
+            ProfileKeys.CONNECTION_RATE_KEYS,
+            ProfileKeys.ERRORS_KEYS,
+            ProfileKeys.DEFAULTS_KEYS,
+            ProfileKeys.PROBE_KEYS,
+            ProfileKeys.ENDPOINT_KEYS,
+            ProfileKeys.ROWS_KEYS,
+            ProfileKeys.PAGINATE_KEYS,
+            ProfileKeys.WINDOW_KEYS,
+            ProfileKeys.CONSTRUCT_KEYS,
+            ConstructType.REQUEST_KEYS,
+            ConstructType.PRELUDE_KEYS));
+    for (ConstructType type : ConstructType.values()) {
+      keys.add(type.keys());
+    }
+    return keys;
   }
 
   @Override

@@ -406,7 +406,7 @@ class KeysetTest {
                       shape: dump
                       path: /d
                       rows: {decoder: json_array}
-                      construct: {queue: {}}
+                      construct: {fanout: {}}
                 """))
         .containsExactly(
             "config.yaml:11:17: "
@@ -424,7 +424,7 @@ class KeysetTest {
                 + " is required",
             "config.yaml:34:13: sources.rest.lab.profile.endpoints[5].path: reads {{ key }},"
                 + " which only an endpoint with construct.keyset has",
-            "config.yaml:40:19: sources.rest.lab.profile.endpoints[6].construct.queue: unknown"
-                + " key; allowed keys: keyset, lookup, manifest");
+            "config.yaml:40:19: sources.rest.lab.profile.endpoints[6].construct.fanout: unknown"
+                + " key; allowed keys: keyset, lookup, manifest, queue");
   }
 }

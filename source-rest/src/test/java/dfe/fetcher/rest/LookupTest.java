@@ -443,8 +443,8 @@ class LookupTest {
                 + " sources.rest.lab.profile.endpoints[2].construct.lookup.request.rows: is"
                 + " required",
             "config.yaml:28:11: sources.rest.lab.profile.endpoints[3].construct.manifest: beside"
-                + " lookup: an endpoint takes at most one of lookup, manifest (a keyset may go"
-                + " beside one)",
+                + " lookup: an endpoint takes at most one of lookup, manifest, queue (a keyset may"
+                + " go beside a lookup or a manifest)",
             "config.yaml:31:13: sources.rest.lab.profile.endpoints[4].path: reads {{ ids }},"
                 + " which only a construct.lookup request has");
   }

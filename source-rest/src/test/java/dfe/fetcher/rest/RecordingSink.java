@@ -5,6 +5,7 @@ import dfe.fetcher.core.row.Row;
 import dfe.fetcher.core.row.RowSink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -12,7 +13,7 @@ import java.util.OptionalLong;
 /** A sink that records every call in order, as the tests state the exact sequence expected. */
 class RecordingSink implements RowSink {
 
-  sealed interface Event permits Begin, Record, End, Abort, Advance {}
+  sealed interface Event permits Begin, Record, End, Abort, Advance, Landed, Sent {}
 
   record Begin() implements Event {}
 
@@ -24,8 +25,31 @@ class RecordingSink implements RowSink {
 
   record Advance(Mark mark) implements Event {}
 
-  final List<Event> events = new ArrayList<>();
+  /** {@link #awaitLanded} returned. */
+  record Landed() implements Event {}
+
+  /**
+   * A request a test's server saw, noted by the server's answer before it answers, so it stands in
+   * order among the source's calls.
+   */
+  record Sent(String word) implements Event {}
+
+  /** Written by the source's thread and by a server's answer (while the source waits for it). */
+  final List<Event> events = Collections.synchronizedList(new ArrayList<>());
+
   private long rows;
+  private RuntimeException landingFails;
+
+  /** Makes {@link #awaitLanded} throw {@code failure}, as a driver whose transport failed. */
+  RecordingSink failingToLand(RuntimeException failure) {
+    this.landingFails = failure;
+    return this;
+  }
+
+  /** Notes a request a server saw, as {@code word} in {@link #shape}. */
+  void sent(String word) {
+    events.add(new Sent(word));
+  }
 
   @Override
   public void beginPart(OptionalLong total) {
@@ -36,6 +60,14 @@ class RecordingSink implements RowSink {
   public void row(Row row) {
     rows++;
     events.add(new Record(new String(row.record().bytes(), StandardCharsets.UTF_8), row.origin()));
+  }
+
+  @Override
+  public void awaitLanded() {
+    if (landingFails != null) {
+      throw landingFails;
+    }
+    events.add(new Landed());
   }
 
   @Override
@@ -58,24 +90,27 @@ class RecordingSink implements RowSink {
   }
 
   List<String> records() {
-    return events.stream()
+    return List.copyOf(events).stream()
         .filter(Record.class::isInstance)
         .map(event -> ((Record) event).json())
         .toList();
   }
 
-  /** The events as short words: begin, row, end, abort, advance. */
+  /** The events as short words: begin, row, end, abort, advance, landed, or what was sent. */
   List<String> shape() {
     List<String> words = new ArrayList<>();
-    for (Event event : events) {
+    for (Event event : List.copyOf(events)) {
       words.add(
-          switch (event.getClass().getSimpleName()) {
-            case "Begin" -> "begin";
-            case "Record" -> "row";
-            case "End" -> "end";
-            case "Abort" -> "abort";
-            default -> "advance";
-          });
+          event instanceof Sent sent
+              ? sent.word()
+              : switch (event.getClass().getSimpleName()) {
+                case "Begin" -> "begin";
+                case "Record" -> "row";
+                case "End" -> "end";
+                case "Abort" -> "abort";
+                case "Landed" -> "landed";
+                default -> "advance";
+              });
     }
     return words;
   }

@@ -90,7 +90,17 @@ final class RestFixture {
   static RecordingSink read(
       RestConnection connection, String unit, Optional<Mark> checkpoint, Clock clock)
       throws Exception {
-    RecordingSink sink = new RecordingSink();
+    return read(connection, unit, checkpoint, clock, new RecordingSink());
+  }
+
+  /** One tick of {@code unit} into {@code sink}; what the source throws is thrown. */
+  static RecordingSink read(
+      RestConnection connection,
+      String unit,
+      Optional<Mark> checkpoint,
+      Clock clock,
+      RecordingSink sink)
+      throws Exception {
     try (OpenConnection open = open(connection, clock, SourceMetrics.NONE)) {
       open.source(unit).read(checkpoint, sink, new Cancellation());
     }

@@ -10,30 +10,36 @@ import java.util.Optional;
  * switch in the profile's {@code ConstructBinder}, which the compiler holds to every entry.
  *
  * <p>{@code keyset} runs the listing once per key; a <b>second stage</b> ({@code lookup}, {@code
- * manifest}) turns the listing's rows into requests whose rows land instead. An endpoint takes at
- * most one second stage, and a keyset beside it.
+ * manifest}) turns the listing's rows into requests whose rows land instead; a {@code queue}
+ * acknowledges the listing's rows to their provider once they landed. Each of the last three says
+ * what becomes of the listing's rows, so an endpoint takes at most one of them ({@link
+ * #exclusive}), and a keyset beside a second stage.
  */
 public enum ConstructType implements ConfigWord {
   KEYSET("keyset", false, List.of("from", "request", "keys_at")),
   LOOKUP("lookup", true, List.of("id_at", "batch", "request")),
-  MANIFEST("manifest", true, List.of("item_request", "max_items", "add_fields", "key", "position"));
+  MANIFEST("manifest", true, List.of("item_request", "max_items", "add_fields", "key", "position")),
+  QUEUE("queue", true, List.of("ack_at", "ack_request", "ack_batch"));
 
   /** What a construct's own request takes (a keyset's, a lookup's, a manifest item's). */
   public static final List<String> REQUEST_KEYS =
       List.of(
           "method", "path", "query", "headers", "body", "rows", "paginate", "max_pages", "errors");
 
-  /** What a {@code prelude} request takes. */
+  /**
+   * What a request whose answer gives no rows takes: a {@code prelude}'s, a keyset's keys request,
+   * a queue's {@code ack_request}.
+   */
   public static final List<String> PRELUDE_KEYS =
       List.of("method", "path", "query", "headers", "body", "errors");
 
   private final String configName;
-  private final boolean secondStage;
+  private final boolean exclusive;
   private final List<String> keys;
 
-  ConstructType(String configName, boolean secondStage, List<String> keys) {
+  ConstructType(String configName, boolean exclusive, List<String> keys) {
     this.configName = configName;
-    this.secondStage = secondStage;
+    this.exclusive = exclusive;
     this.keys = keys;
   }
 
@@ -42,9 +48,12 @@ public enum ConstructType implements ConfigWord {
     return configName;
   }
 
-  /** Whether its rows land instead of the listing's: at most one such per endpoint. */
-  public boolean secondStage() {
-    return secondStage;
+  /**
+   * Whether it says what becomes of the listing's rows (a second stage's land instead of them, a
+   * queue acknowledges them): at most one such per endpoint.
+   */
+  public boolean exclusive() {
+    return exclusive;
   }
 
   /** The keys under {@code construct.<name>}. */

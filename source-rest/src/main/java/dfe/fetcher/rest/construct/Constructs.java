@@ -6,26 +6,32 @@ import java.util.Optional;
 
 /**
  * An endpoint's constructs, as bound: none, or its {@code prelude}, its {@code construct.keyset}
- * and at most one second stage ({@code construct.lookup} or {@code construct.manifest}). A value.
+ * and at most one second stage ({@code construct.lookup} or {@code construct.manifest}), or its
+ * {@code construct.queue} instead of a keyset and a second stage. A value.
  *
  * @param prelude requests sent once per tick before the first page, in order
  * @param keyset one listing per key, when set
  * @param second what becomes of the listing's rows, when set: they are then not landed themselves
+ * @param queue how the listing's rows are acknowledged once landed, when set
  */
 public record Constructs(
-    List<Prelude> prelude, Optional<Keyset> keyset, Optional<SecondStage> second) {
+    List<Prelude> prelude,
+    Optional<Keyset> keyset,
+    Optional<SecondStage> second,
+    Optional<Queue> queue) {
 
   public static final Constructs NONE =
-      new Constructs(List.of(), Optional.empty(), Optional.empty());
+      new Constructs(List.of(), Optional.empty(), Optional.empty(), Optional.empty());
 
   public Constructs {
     prelude = List.copyOf(prelude);
     Objects.requireNonNull(keyset, "keyset");
     Objects.requireNonNull(second, "second");
+    Objects.requireNonNull(queue, "queue");
   }
 
   public boolean isEmpty() {
-    return prelude.isEmpty() && keyset.isEmpty() && second.isEmpty();
+    return prelude.isEmpty() && keyset.isEmpty() && second.isEmpty() && queue.isEmpty();
   }
 
   /** Whether a manifest gives each item a checkpoint ({@code key} and {@code position}). */

@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * An endpoint's listing with its constructs, as a dump or a window reads it: per tick, the {@code
  * prelude} once and the keyset's keys once, both before the first page; then per dump or window,
  * the listing once per key (once without a keyset), its rows through the second stage when there is
- * one. Every request goes through the unit's requester and rate limit, so the connection's budget,
- * retries, credentials and host checks hold for the constructs' requests as for pages.
+ * one; for a queue, its acknowledgements when its reader ({@code RestQueue}) says they may go
+ * ({@link Tick#acknowledge}). Every request goes through the unit's requester and rate limit, so
+ * the connection's budget, retries, credentials and host checks hold for the constructs' requests
+ * as for pages.
  *
  * <p>A failure of any request (a prelude's, the keys', a key's page, a lookup, an item) fails the
  * whole dump or window: what the caller then commits is nothing of it (a dump lands no end, a
@@ -40,6 +42,7 @@ public final class UnitReader {
   private final List<Listing> prelude = new ArrayList<>();
   private final Optional<Listing> keysRequest;
   private final Optional<Listing> stageRequest;
+  private final Optional<Listing> ackRequest;
 
   public UnitReader(
       String source,
@@ -74,6 +77,12 @@ public final class UnitReader {
                         rate,
                         metrics,
                         stage.wholeUrlPath()));
+    this.ackRequest =
+        constructs
+            .queue()
+            .map(
+                queue ->
+                    new Listing(source, connection, queue.ackRequest(), requester, rate, metrics));
   }
 
   /** Whether items carry a checkpoint that a window cut short may commit. */
@@ -162,6 +171,44 @@ public final class UnitReader {
         }
       }
       return new Listing.Listed(pages, Optional.empty());
+    }
+
+    /**
+     * Acknowledges {@code ackIds} (one pull's, landed) with the queue's {@code ack_request}, {@code
+     * ack_batch} at a time, in order.
+     *
+     * @throws SourceException when a request fails (after its retries): the ids of it and of the
+     *     batches after it stay unacknowledged, and the provider delivers their messages again
+     */
+    public void acknowledge(List<Object> ackIds, Cancellation cancellation)
+        throws SourceException, InterruptedException {
+      Queue queue = endpoint.constructs().queue().orElseThrow();
+      List<List<Object>> batches = queue.batches(ackIds);
+      for (int i = 0; i < batches.size(); i++) {
+        List<Object> batch = batches.get(i);
+        try {
+          ackRequest.orElseThrow().sendUnread(Map.of("ack_ids", batch), cancellation);
+        } catch (SourceException e) {
+          throw new SourceException(
+              e.getMessage()
+                  + " (the "
+                  + queue.configPath()
+                  + ".ack_request of "
+                  + batch.size()
+                  + " ack ids, request "
+                  + (i + 1)
+                  + " of "
+                  + batches.size()
+                  + "; what it and those after it carry stays unacknowledged, and the provider"
+                  + " delivers those messages again)",
+              e);
+        }
+      }
+      LOG.debug(
+          "event=rest_queue_acknowledged unit={} ack_ids={} requests={}",
+          source,
+          ackIds.size(),
+          batches.size());
     }
 
     private void start(Cancellation cancellation) throws SourceException, InterruptedException {

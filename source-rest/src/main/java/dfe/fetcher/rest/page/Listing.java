@@ -51,6 +51,16 @@ public final class Listing {
   @FunctionalInterface
   public interface RowsOut {
     /**
+     * One element of a page as the decoder read it, before row shaping makes it its rows (which
+     * follow through {@link #row}): what a construct reads of the element itself (a queue's ack id)
+     * it reads here.
+     *
+     * @throws SourceException when the element cannot be used, naming its place, never its content
+     */
+    default void element(RawRecord element, String origin)
+        throws SourceException, InterruptedException {}
+
+    /**
      * One row, while its page's body is still being read.
      *
      * @throws SourceException when the row cannot be used (a construct's id missing), naming the
@@ -160,9 +170,18 @@ public final class Listing {
    * page's does, after the same retries.
    */
   public void sendUnread(Cancellation cancellation) throws SourceException, InterruptedException {
+    sendUnread(Map.of(), cancellation);
+  }
+
+  /**
+   * As {@link #sendUnread(Cancellation)}, with {@code bound} beside the connection's values: a
+   * queue's {@code ack_ids}.
+   */
+  public void sendUnread(Map<String, Object> bound, Cancellation cancellation)
+      throws SourceException, InterruptedException {
     Response response;
     try {
-      TemplateValues values = endpoint.values(connection.vars(), Optional.empty());
+      TemplateValues values = endpoint.values(connection.vars(), Optional.empty(), bound);
       Map<String, String> headers = new LinkedHashMap<>();
       connection.headers().forEach((name, template) -> headers.put(name, template.render(values)));
       endpoint.headers().forEach((name, template) -> headers.put(name, template.render(values)));
@@ -291,6 +310,7 @@ public final class Listing {
               tree -> checkFailWhen(tree, described),
               record -> {
                 long row = index[0]++;
+                out.element(record, described + " row " + row);
                 shaper.shape(
                     record,
                     described + ": row " + row,

@@ -11,6 +11,7 @@ import dfe.fetcher.rest.construct.Keyset;
 import dfe.fetcher.rest.construct.Lookup;
 import dfe.fetcher.rest.construct.Manifest;
 import dfe.fetcher.rest.construct.Prelude;
+import dfe.fetcher.rest.construct.Queue;
 import dfe.fetcher.rest.construct.SecondStage;
 import dfe.fetcher.rest.page.JsonPointerSetting;
 import dfe.fetcher.source.config.Section;
@@ -28,7 +29,9 @@ import java.util.Optional;
  * its config path: an unknown construct, two second stages, a keyset with both or neither of {@code
  * from} and {@code request}, {@code keys_at} without a request, a {@code from} that yields no list
  * with the instance's vars, {@code key} without {@code position}, an item checkpoint where nothing
- * can commit it (a dump) or where items are not in one order (beside a keyset).
+ * can commit it (a dump) or where items are not in one order (beside a keyset), a queue on a dump
+ * or beside a keyset, without {@code ack_at} or {@code ack_request}, or whose acknowledgement's
+ * body reads no {@code ack_ids}.
  */
 final class ConstructBinder {
 
@@ -50,6 +53,13 @@ final class ConstructBinder {
         && mapping.entries().stream().anyMatch(entry -> entry.key().equals("keyset"));
   }
 
+  /** Whether {@code owner}'s {@code construct} sets a queue: the endpoint then reads no window. */
+  static boolean hasQueue(Section owner) {
+    return owner.node("construct").orElse(null) instanceof YamlNode.Mapping mapping
+        && mapping.entries().stream()
+            .anyMatch(entry -> entry.key().equals(ConstructType.QUEUE.configName()));
+  }
+
   /**
    * @param constructOwner the section whose {@code construct} holds (the endpoint or the defaults)
    * @param preludeOwner the section whose {@code prelude} holds
@@ -62,18 +72,19 @@ final class ConstructBinder {
       TemplateScope scope) {
     List<Prelude> prelude = prelude(preludeOwner, parent);
     if (constructOwner.node("construct").isEmpty()) {
-      return new Constructs(prelude, Optional.empty(), Optional.empty());
+      return new Constructs(prelude, Optional.empty(), Optional.empty(), Optional.empty());
     }
     Section construct = constructOwner.section("construct", ProfileKeys.CONSTRUCT_KEYS);
     Optional<Keyset> keyset = Optional.empty();
     Optional<SecondStage> second = Optional.empty();
+    Optional<Queue> queue = Optional.empty();
     List<String> stages = new ArrayList<>();
     for (ConstructType type : ConstructType.values()) {
       if (construct.node(type.configName()).isEmpty()) {
         continue;
       }
       Section section = construct.section(type.configName(), type.keys());
-      if (type.secondStage()) {
+      if (type.exclusive()) {
         stages.add(type.configName());
       }
       switch (type) {
@@ -81,6 +92,7 @@ final class ConstructBinder {
         case LOOKUP -> second = lookup(section, parent, scope).map(SecondStage.class::cast);
         case MANIFEST ->
             second = manifest(section, parent, scope, construct).map(SecondStage.class::cast);
+        case QUEUE -> queue = queue(section, parent, scope, construct);
       }
     }
     if (stages.size() > 1) {
@@ -92,12 +104,12 @@ final class ConstructBinder {
               + String.join(
                   ", ",
                   java.util.Arrays.stream(ConstructType.values())
-                      .filter(ConstructType::secondStage)
+                      .filter(ConstructType::exclusive)
                       .map(ConstructType::configName)
                       .toList())
-              + " (a keyset may go beside one)");
+              + " (a keyset may go beside a lookup or a manifest)");
     }
-    return new Constructs(prelude, keyset, second);
+    return new Constructs(prelude, keyset, second, queue);
   }
 
   /** What a prelude's and a keyset's templates read: the connection's vars and the unit's name. */
@@ -248,5 +260,47 @@ final class ConstructBinder {
       }
     }
     return Optional.of(new Manifest(bound, maxItems, key, position, manifest.path()));
+  }
+
+  /** The queue; empty (reported) without its ack pointer or its ack request. */
+  private Optional<Queue> queue(
+      Section queue, EndpointBinder.Parent parent, TemplateScope scope, Section construct) {
+    String name = ConstructType.QUEUE.configName();
+    if (parent.shape() == Shape.DUMP) {
+      construct.report(
+          name,
+          "applies to shape: tail only: a queue is pulled from and acknowledged, never listed"
+              + " whole as a dump");
+    }
+    if (construct.node(ConstructType.KEYSET.configName()).isPresent()) {
+      construct.report(
+          name,
+          "does not combine with construct.keyset: a queue unit pulls from one queue and"
+              + " acknowledges there; give each subscription its own unit");
+    }
+    Optional<String> ackAt =
+        queue.require("ack_at") ? JsonPointerSetting.read(queue, "ack_at") : Optional.empty();
+    int batch = queue.smallInteger("ack_batch", Queue.DEFAULT_ACK_BATCH, 1, Queue.MAX_ACK_BATCH);
+    if (!queue.require("ack_request")) {
+      return Optional.empty();
+    }
+    Section request = queue.section("ack_request", ConstructType.PRELUDE_KEYS);
+    Endpoint bound =
+        requests.request(
+            request,
+            parent,
+            scope.withValue("ack_ids", ListType.create(SimpleType.DYN)),
+            "POST",
+            false,
+            parent.vars(),
+            Optional.empty());
+    String send = "send them, e.g. body: {ackIds: \"{{ ack_ids }}\"}";
+    if (request.node("body").isEmpty()) {
+      queue.report("ack_request", "has no body, so no message would be acknowledged; " + send);
+    } else if (bound.body().filter(body -> !body.names().contains("ack_ids")).isPresent()) {
+      request.report(
+          "body", "reads no {{ ack_ids }}, so no message would be acknowledged; " + send);
+    }
+    return ackAt.map(pointer -> new Queue(pointer, batch, bound, queue.path()));
   }
 }

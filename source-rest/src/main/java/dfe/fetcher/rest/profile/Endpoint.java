@@ -205,6 +205,7 @@ public record Endpoint(
     Set<String> names = new HashSet<>(ownNames());
     constructs.keyset().flatMap(k -> k.request()).ifPresent(r -> names.addAll(r.ownNames()));
     constructs.second().ifPresent(stage -> names.addAll(stage.request().ownNames()));
+    constructs.queue().ifPresent(queue -> names.addAll(queue.ackRequest().ownNames()));
     List<Map.Entry<String, Template>> computed = new ArrayList<>(vars.entrySet());
     Collections.reverse(computed);
     // A variable reads only those before it: one pass from the last reaches every one read.

@@ -37,6 +37,10 @@ final class EndpointBinder {
   private final Section defaults;
   private final Map<String, UnitAuth> unitAuth = new LinkedHashMap<>();
 
+  private static final String QUEUE_READS_NO_WINDOW =
+      "which a queue unit does not have: it reads no window (the provider keeps what is not"
+          + " acknowledged)";
+
   /**
    * @param defaults the profile's {@code defaults}: a setting an endpoint leaves out is read there,
    *     and its {@code vars}, {@code query} and {@code headers} are merged under the endpoint's
@@ -93,7 +97,11 @@ final class EndpointBinder {
     Shape shape = endpoint.shape("shape");
     boolean tail = shape == Shape.TAIL;
     Section constructOwner = from(endpoint, "construct");
-    TemplateScope base = templates.scope(tail);
+    boolean queue = tail && ConstructBinder.hasQueue(constructOwner);
+    TemplateScope base =
+        queue
+            ? templates.scope(false).windowlessBecause(QUEUE_READS_NO_WINDOW)
+            : templates.scope(tail);
     if (ConstructBinder.hasKeyset(constructOwner)) {
       base = base.withValue("key", SimpleType.DYN);
     }
@@ -206,7 +214,7 @@ final class EndpointBinder {
         ErrorPolicyBinder.settings(
             profileErrors, endpoint.section("errors", ProfileKeys.ERRORS_KEYS), method);
     ErrorPolicy errors = errorSettings.policy();
-    Optional<WindowSpec> window = window(endpoint, override, tail);
+    Optional<WindowSpec> window = window(endpoint, override, tail, queue);
     Parent parent =
         new Parent(
             unit,
@@ -225,6 +233,13 @@ final class EndpointBinder {
             .bind(constructOwner, from(endpoint, "prelude"), parent, scope);
     if (constructs.second().isPresent()) {
       rowShape = rowShape.feedingAConstruct();
+    }
+    if (lister.isEmpty() && constructs.queue().isPresent() && !pager.equals(Pager.none())) {
+      from(endpoint, "paginate")
+          .report(
+              "paginate",
+              "does not combine with construct.queue: a pull is one request, and the unit pulls"
+                  + " again (up to max_pages a tick) instead of paging; leave paginate out");
     }
     if (lister.isPresent()) {
       constructs = ListerBinder.bind(endpoint, lister.get(), constructs);
@@ -508,7 +523,22 @@ final class EndpointBinder {
     }
   }
 
-  private static Optional<WindowSpec> window(Section endpoint, Section override, boolean tail) {
+  private static Optional<WindowSpec> window(
+      Section endpoint, Section override, boolean tail, boolean queue) {
+    if (queue) {
+      if (endpoint.node("window").isPresent()) {
+        endpoint.report(
+            "window",
+            "does not apply with construct.queue: a queue unit reads no window and commits no"
+                + " checkpoint (the provider keeps what is not acknowledged); leave it out");
+      }
+      for (String key : List.of("lookback", "settle")) {
+        if (override.node(key).isPresent()) {
+          override.report(key, "does not apply to a queue unit, which reads no window");
+        }
+      }
+      return Optional.empty();
+    }
     if (tail) {
       if (endpoint.require("window")) {
         return Optional.of(

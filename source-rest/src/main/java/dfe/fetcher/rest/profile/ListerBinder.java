@@ -41,7 +41,10 @@ final class ListerBinder {
     check(endpoint, manifest, manifest.key(), "key", KEY, word);
     check(endpoint, manifest, manifest.position(), "position", POSITION, word);
     return new Constructs(
-        constructs.prelude(), constructs.keyset(), Optional.of(manifest.listedBy(lister)));
+        constructs.prelude(),
+        constructs.keyset(),
+        Optional.of(manifest.listedBy(lister)),
+        constructs.queue());
   }
 
   private static void check(

@@ -191,7 +191,7 @@ public record Template(String text, List<Part> parts) {
     if ((name.equals("window.start") || name.equals("window.end")) && !scope.hasWindow()) {
       return "reads {{ " + name + " }}, " + scope.windowless();
     }
-    for (String value : List.of("key", "item", "ids")) {
+    for (String value : List.of("key", "item", "ids", "ack_ids")) {
       if (name.equals(value) || name.startsWith(value + ".")) {
         return "reads {{ "
             + name
@@ -199,6 +199,7 @@ public record Template(String text, List<Part> parts) {
             + switch (value) {
               case "key" -> "an endpoint with construct.keyset";
               case "item" -> "a construct.manifest item request";
+              case "ack_ids" -> "a construct.queue ack_request";
               default -> "a construct.lookup request";
             }
             + " has";
