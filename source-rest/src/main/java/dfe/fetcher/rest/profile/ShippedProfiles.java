@@ -39,7 +39,8 @@ public final class ShippedProfiles {
           "google_workspace",
           "okta",
           "duo",
-          "onepassword");
+          "onepassword",
+          "gcp_pubsub");
 
   private ShippedProfiles() {}
 
