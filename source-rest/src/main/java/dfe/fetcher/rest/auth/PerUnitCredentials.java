@@ -1,8 +1,5 @@
 package dfe.fetcher.rest.auth;
 
-import dfe.fetcher.core.row.Cancellation;
-import dfe.fetcher.core.row.SourceException;
-import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
 
@@ -13,7 +10,7 @@ import java.util.Objects;
  * Authorizer} per origin, hence one token.
  */
 public record PerUnitCredentials(Credentials credentials, Map<String, UnitAuth> units)
-    implements Credentials {
+    implements ForwardingCredentials {
 
   public PerUnitCredentials {
     Objects.requireNonNull(credentials, "credentials");
@@ -35,32 +32,6 @@ public record PerUnitCredentials(Credentials credentials, Map<String, UnitAuth> 
       return perUnit.credentials().narrowed(perUnit.units().getOrDefault(unit, UnitAuth.NONE));
     }
     return credentials;
-  }
-
-  @Override
-  public AuthMode mode() {
-    return credentials.mode();
-  }
-
-  @Override
-  public void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation)
-      throws SourceException, InterruptedException {
-    credentials.authorize(request, context, cancellation);
-  }
-
-  @Override
-  public URI withCredential(URI uri) {
-    return credentials.withCredential(uri);
-  }
-
-  @Override
-  public String masked(String rawQuery) {
-    return credentials.masked(rawQuery);
-  }
-
-  @Override
-  public boolean refreshes() {
-    return credentials.refreshes();
   }
 
   @Override

@@ -1,8 +1,5 @@
 package dfe.fetcher.rest.auth;
 
-import dfe.fetcher.core.row.Cancellation;
-import dfe.fetcher.core.row.SourceException;
-import java.net.URI;
 import java.util.Objects;
 
 /**
@@ -10,37 +7,12 @@ import java.util.Objects;
  * own, only {@link #reach()} is added. Made by {@link AuthMode#bind} for every mode, so no mode
  * binds {@code allow_hosts}, {@code tls} or {@code proxy} itself.
  */
-record ScopedCredentials(Credentials credentials, AuthReach reach) implements Credentials {
+record ScopedCredentials(Credentials credentials, AuthReach reach)
+    implements ForwardingCredentials {
 
   ScopedCredentials {
     Objects.requireNonNull(credentials, "credentials");
     Objects.requireNonNull(reach, "reach");
-  }
-
-  @Override
-  public AuthMode mode() {
-    return credentials.mode();
-  }
-
-  @Override
-  public void authorize(OutgoingRequest request, AuthContext context, Cancellation cancellation)
-      throws SourceException, InterruptedException {
-    credentials.authorize(request, context, cancellation);
-  }
-
-  @Override
-  public URI withCredential(URI uri) {
-    return credentials.withCredential(uri);
-  }
-
-  @Override
-  public String masked(String rawQuery) {
-    return credentials.masked(rawQuery);
-  }
-
-  @Override
-  public boolean refreshes() {
-    return credentials.refreshes();
   }
 
   @Override
