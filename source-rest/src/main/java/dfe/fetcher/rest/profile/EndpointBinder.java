@@ -155,14 +155,7 @@ final class EndpointBinder {
       Section rows = from(endpoint, "rows").section("rows", ProfileKeys.ROWS_KEYS);
       decoder = decoder(from(endpoint, "rows"), rows);
       rowsAt = JsonPointerSetting.read(rows, "at");
-      if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
-        rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
-      }
-      for (String key : List.of("at", "allow_missing")) {
-        if (decoder != Decoder.JSON_AT && rows.node(key).isPresent()) {
-          rows.report(key, "applies to decoder json_at only");
-        }
-      }
+      checkJsonAtKeys(rows, decoder, rowsAt.isPresent());
       rowsMayBeAbsent = rows.bool("allow_missing", false);
       gzip = rows.bool("gzip", false);
       rowShape = RowShapeBinder.bind(rows, decoder, scope, templates);
@@ -364,14 +357,7 @@ final class EndpointBinder {
       Section rows = request.section("rows", ProfileKeys.ROWS_KEYS);
       decoder = decoder(request, rows);
       rowsAt = JsonPointerSetting.read(rows, "at");
-      if (decoder == Decoder.JSON_AT && rowsAt.isEmpty() && rows.node("at").isEmpty()) {
-        rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
-      }
-      for (String key : List.of("at", "allow_missing")) {
-        if (decoder != Decoder.JSON_AT && rows.node(key).isPresent()) {
-          rows.report(key, "applies to decoder json_at only");
-        }
-      }
+      checkJsonAtKeys(rows, decoder, rowsAt.isPresent());
       rowsMayBeAbsent = rows.bool("allow_missing", false);
       gzip = rows.bool("gzip", false);
       rowShape = RowShapeBinder.bind(rows, decoder, scope, templates);
@@ -555,5 +541,17 @@ final class EndpointBinder {
       }
     }
     return Optional.empty();
+  }
+
+  /** {@code at} is json_at's, and json_at needs it; {@code allow_missing} is json_at's too. */
+  private static void checkJsonAtKeys(Section rows, Decoder decoder, boolean atRead) {
+    if (decoder == Decoder.JSON_AT && !atRead && rows.node("at").isEmpty()) {
+      rows.report("at", "json_at needs the JSON pointer of the rows, e.g. at: /items");
+    }
+    for (String key : List.of("at", "allow_missing")) {
+      if (decoder != Decoder.JSON_AT && rows.node(key).isPresent()) {
+        rows.report(key, "applies to decoder json_at only");
+      }
+    }
   }
 }
