@@ -5,23 +5,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A profile's {@code probe}: the cheapest authenticated call of its API (GitHub's {@code GET
  * /user}), which {@code config-check --probe} sends once to tell whether an instance's credentials
  * work. Its answer is read no further than its status; nothing is landed.
  *
+ * @param unit the unit whose {@code base_url}, credentials and window the probe takes; empty for
+ *     the first enabled unit
  * @param method {@code GET} or {@code HEAD}
  * @param path appended to {@code base_url}, a template over the connection's variables
  * @param query query parameters, values templates, in order
  * @param expectStatus the statuses that say the credentials work; empty for any 2xx
  */
 public record Probe(
-    String method, Template path, Map<String, Template> query, List<Integer> expectStatus) {
+    Optional<String> unit,
+    String method,
+    Template path,
+    Map<String, Template> query,
+    List<Integer> expectStatus) {
 
   public static final List<String> METHODS = List.of("GET", "HEAD");
 
   public Probe {
+    Objects.requireNonNull(unit, "unit");
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(path, "path");
     query = Collections.unmodifiableMap(new LinkedHashMap<>(query));

@@ -80,7 +80,7 @@ public final class ProfileBinder {
     credentials = PerUnitCredentials.wrap(credentials, endpointBinder.unitAuth());
     Optional<Probe> probe =
         profile.node("probe").isPresent()
-            ? probe(profile.section("probe", ProfileKeys.PROBE_KEYS), templates)
+            ? probe(profile.section("probe", ProfileKeys.PROBE_KEYS), templates, endpoints)
             : Optional.empty();
     for (Map.Entry<String, Section> override : overrides.entrySet()) {
       if (endpoints.stream().noneMatch(e -> e.unit().equals(override.getKey()))) {
@@ -172,11 +172,23 @@ public final class ProfileBinder {
   }
 
   /**
-   * The profile's {@code probe}, its templates over the connection's variables; empty when the
-   * profile names none.
+   * The profile's {@code probe}, its templates over the connection's variables (and the window's
+   * bounds when it names a tail unit); empty when the profile names none.
    */
-  private static Optional<Probe> probe(Section probe, TemplateBinder templates) {
-    TemplateScope scope = templates.scope(false);
+  private static Optional<Probe> probe(
+      Section probe, TemplateBinder templates, List<Endpoint> endpoints) {
+    Optional<String> unit = probe.string("unit");
+    Optional<Endpoint> named =
+        unit.flatMap(name -> endpoints.stream().filter(e -> e.unit().equals(name)).findFirst());
+    if (unit.isPresent() && named.isEmpty()) {
+      probe.report(
+          "unit",
+          "the profile has no unit '"
+              + unit.get()
+              + "'; its units: "
+              + String.join(", ", endpoints.stream().map(Endpoint::unit).toList()));
+    }
+    TemplateScope scope = templates.scope(named.flatMap(Endpoint::window).isPresent());
     Optional<Template> path = templates.template(probe, "path", scope, true);
     path.flatMap(template -> UriPathCheck.problem(template.text()))
         .ifPresent(problem -> probe.report("path", problem));
@@ -211,7 +223,7 @@ public final class ProfileBinder {
         probe.report("expect_status", "must be a list of HTTP statuses, e.g. [200, 204]");
       }
     }
-    return path.map(p -> new Probe(method, p, query, expect));
+    return path.map(p -> new Probe(unit, method, p, query, expect));
   }
 
   private static RetryPolicy retry(Section retry) {
