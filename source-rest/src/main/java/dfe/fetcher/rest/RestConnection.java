@@ -12,6 +12,7 @@ import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.rest.profile.Probe;
 import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.rest.profile.TemplateValues;
+import dfe.fetcher.rest.profile.WindowSpec;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.ProbeOutcome;
 import dfe.fetcher.source.SourceConnection;
@@ -117,7 +118,10 @@ public record RestConnection(
               endpoint.rowKey(),
               // A queue unit commits no checkpoint: the provider keeps what is unacknowledged.
               endpoint.shape() == Shape.TAIL && endpoint.constructs().queue().isEmpty()
-                  ? Optional.of(Mark.Kind.WINDOW)
+                  ? Optional.of(
+                      endpoint.window().flatMap(WindowSpec::cursorAt).isPresent()
+                          ? Mark.Kind.FIELD_CURSOR
+                          : Mark.Kind.WINDOW)
                   : Optional.empty(),
               details,
               endpoint.origin(),

@@ -239,10 +239,14 @@ final class EndpointBinder {
     }
     if (!constructs.isEmpty()
         && (constructs.keyset().isPresent() || constructs.second().isPresent())
-        && window.flatMap(WindowSpec::positionAt).isPresent()) {
+        && (window.flatMap(WindowSpec::positionAt).isPresent()
+            || window.flatMap(WindowSpec::cursorAt).isPresent())) {
       endpoint.report(
           endpoint.originOf("window"),
-          endpoint.pathOf("window") + ".position_at",
+          endpoint.pathOf("window")
+              + (window.flatMap(WindowSpec::positionAt).isPresent()
+                  ? ".position_at"
+                  : ".cursor_at"),
           "does not combine with construct.keyset, construct.lookup or construct.manifest: the"
               + " rows that land are not the listing's, in its order; leave it out (a manifest's"
               + " key and position give each item a checkpoint instead)");
@@ -278,8 +282,10 @@ final class EndpointBinder {
             endpoint.pathOf("unit"));
     templates.tryRendering(bound, endpoint);
     Set<String> read = bound.placeholders();
+    // A record-field cursor needs no time filter: it tells what is new by the records' own time.
     if (window.isPresent()
         && lister.isEmpty()
+        && window.get().cursorAt().isEmpty()
         && !read.contains("window.start")
         && !read.contains("window.end")) {
       endpoint.report(

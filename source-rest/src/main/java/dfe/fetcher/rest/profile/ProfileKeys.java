@@ -95,7 +95,8 @@ public final class ProfileKeys {
   public static final List<String> CONSTRUCT_KEYS = ConstructType.names();
 
   public static final List<String> WINDOW_KEYS =
-      List.of("format", "lookback", "step", "settle", "position_at");
+      List.of(
+          "format", "lookback", "step", "settle", "position_at", "cursor_at", "cursor_lookback");
 
   private ProfileKeys() {}
 }
