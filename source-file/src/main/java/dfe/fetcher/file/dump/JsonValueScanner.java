@@ -31,6 +31,8 @@ public final class JsonValueScanner {
   private byte[] bytes;
   private int end;
   private int position;
+  private boolean escaped;
+  private boolean topLevelNameMayCollide;
 
   /** Whether {@code bytes[0, length)} is one JSON value, with whitespace around it at most. */
   public boolean isOneValue(byte[] bytes, int length) {
@@ -42,6 +44,7 @@ public final class JsonValueScanner {
     this.bytes = bytes;
     this.end = to;
     this.position = from;
+    this.topLevelNameMayCollide = false;
     try {
       skipWhitespace();
       if (!value()) {
@@ -52,6 +55,17 @@ public final class JsonValueScanner {
     } finally {
       this.bytes = null;
     }
+  }
+
+  /**
+   * After {@link #isOneValue} accepted an object: whether one of its top-level names begins with
+   * {@code _} or is written with an escape, so that a field added at its top level under a name
+   * beginning with {@code _} (a tailed line's {@code _file_path}, the enrichment's {@code
+   * _source_*}) might collide with it. False when none can, and for a value that is no object: the
+   * scan found it out on its way, so a caller need not look at the bytes again.
+   */
+  public boolean topLevelNameMayCollide() {
+    return topLevelNameMayCollide;
   }
 
   /**
@@ -77,7 +91,7 @@ public final class JsonValueScanner {
           if (position < end && bytes[position] == (object ? (byte) '}' : (byte) ']')) {
             position++;
             depth--;
-          } else if (!object || name()) {
+          } else if (!object || name(depth == 1)) {
             complete = false;
           } else {
             return false;
@@ -125,7 +139,7 @@ public final class JsonValueScanner {
         if (after == ',') {
           position++;
           skipWhitespace();
-          if (inObject[depth] && !name()) {
+          if (inObject[depth] && !name(depth == 1)) {
             return false;
           }
           break;
@@ -140,10 +154,18 @@ public final class JsonValueScanner {
     }
   }
 
-  /** A member's name and its colon, leaving the position at the member's value. */
-  private boolean name() {
+  /**
+   * A member's name and its colon, leaving the position at the member's value; a name of the
+   * top-level object that begins with {@code _} or holds an escape is noted.
+   */
+  private boolean name(boolean topLevel) {
+    int first = position + 1;
+    escaped = false;
     if (position >= end || bytes[position] != '"' || !string(MAX_NAME_BYTES, true)) {
       return false;
+    }
+    if (topLevel && (escaped || bytes[first] == '_')) {
+      topLevelNameMayCollide = true;
     }
     skipWhitespace();
     if (position >= end || bytes[position] != ':') {
@@ -183,6 +205,7 @@ public final class JsonValueScanner {
   }
 
   private boolean escape(boolean name) {
+    escaped = true;
     if (position + 1 >= end) {
       return false;
     }

@@ -106,7 +106,7 @@ final class TailRecords {
     out.write(',');
     fields(out, path, offset);
     out.write('}');
-    return new Record(RawRecord.ofCheckedObject(out.toByteArray()));
+    return new Record(RawRecord.ofCheckedObjectWithoutEnrichmentNames(out.toByteArray()));
   }
 
   private Decoded json(byte[] line, int length, String path, long offset) {
@@ -124,8 +124,12 @@ final class TailRecords {
     if (from == to) {
       return new Blank();
     }
-    // The scanner checks UTF-8 strictly: a line it accepts needs no second look.
-    if (!scanner.isOneValue(line, from, to)) {
+    // The scanner checks UTF-8 strictly: a line it accepts needs no second look, and it tells on
+    // the way whether a top-level name could collide with the fields the tail and the enrichment
+    // add (all of which begin with '_'), so a line without one is not scanned for them again.
+    boolean scanned = scanner.isOneValue(line, from, to);
+    boolean namesClear = scanned && !scanner.topLevelNameMayCollide();
+    if (!scanned) {
       int invalid = Utf8.firstInvalid(line, length);
       if (invalid >= 0) {
         return notUtf8(invalid);
@@ -144,10 +148,10 @@ final class TailRecords {
       out.write(',');
       fields(out, path, offset);
       out.write('}');
-      return new Record(RawRecord.ofCheckedObject(out.toByteArray()));
+      return new Record(RawRecord.ofCheckedObjectWithoutEnrichmentNames(out.toByteArray()));
     }
     int copied = from;
-    for (Rename rename : renames(line, from, to)) {
+    for (Rename rename : namesClear ? List.<Rename>of() : renames(line, from, to)) {
       out.write(line, copied, rename.keyStart() - copied);
       string(out, rename.newName());
       copied = endOfString(line, rename.keyStart());
@@ -163,7 +167,11 @@ final class TailRecords {
     }
     fields(out, path, offset);
     out.write('}');
-    return new Record(RawRecord.ofCheckedObject(out.toByteArray()));
+    byte[] record = out.toByteArray();
+    return new Record(
+        namesClear
+            ? RawRecord.ofCheckedObjectWithoutEnrichmentNames(record)
+            : RawRecord.ofCheckedObject(record));
   }
 
   /** What is wrong with {@code value} as one JSON value; null when nothing is. */
