@@ -27,6 +27,15 @@ public final class JsonValueScanner {
 
   private static final int MAX_DEPTH = FrameCodec.MAX_RECORD_DEPTH;
 
+  /** The bytes a string holds as they are: printable ASCII but {@code "} and {@code \\}. */
+  private static final boolean[] PLAIN = new boolean[256];
+
+  static {
+    for (int c = 0x20; c < 0x80; c++) {
+      PLAIN[c] = c != '"' && c != '\\';
+    }
+  }
+
   private final boolean[] inObject = new boolean[MAX_DEPTH + 1];
   private byte[] bytes;
   private int end;
@@ -184,6 +193,14 @@ public final class JsonValueScanner {
   private boolean string(int maxBytes, boolean name) {
     int start = ++position;
     while (position < end) {
+      // The common bytes first, in a loop of their own: printable ASCII but the quote and the
+      // backslash.
+      while (position < end && PLAIN[bytes[position] & 0xff]) {
+        position++;
+      }
+      if (position >= end) {
+        return false;
+      }
       int c = bytes[position] & 0xff;
       if (c == '"') {
         position++;

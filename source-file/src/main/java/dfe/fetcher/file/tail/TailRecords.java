@@ -73,6 +73,7 @@ final class TailRecords {
   // "_file_path":"<path>","_file_offset": for the last path, written once per file, not per line.
   private String prefixPath;
   private byte[] fieldsPrefix;
+  private final byte[] digits = new byte[20];
 
   TailRecords(TailDecoder decoder) {
     this.decoder = decoder;
@@ -281,7 +282,18 @@ final class TailRecords {
       prefixPath = path;
     }
     out.writeBytes(fieldsPrefix);
-    out.writeBytes(Long.toString(offset).getBytes(StandardCharsets.US_ASCII));
+    writeDecimal(out, offset);
+  }
+
+  /** {@code value} (at least 0) in decimal digits, written without a String between. */
+  private void writeDecimal(ByteArrayOutputStream out, long value) {
+    int at = digits.length;
+    long rest = value;
+    do {
+      digits[--at] = (byte) ('0' + rest % 10);
+      rest /= 10;
+    } while (rest > 0);
+    out.write(digits, at, digits.length - at);
   }
 
   private static void string(ByteArrayOutputStream out, String text) {
