@@ -78,7 +78,7 @@ final class RestProbe {
       HttpClient client, ScheduledExecutorService watchdog, String unit, int timeout)
       throws InterruptedException {
     URI target;
-    TemplateValues values = TemplateValues.of(connection.vars(), unit);
+    TemplateValues values = TemplateValues.of(connection.varsOf(unit), unit);
     try {
       target = uri(connection.baseUrlOf(unit), values);
     } catch (TemplateException | IllegalArgumentException e) {
