@@ -171,7 +171,7 @@ class M365ProfileTest {
             "alerts");
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "{0}")
   @MethodSource("contentUnits")
   void aContentUnitStartsItsSubscriptionListsItsContentOverPagesAndReadsEveryBlob(
       String unit, String type) throws Exception {
