@@ -200,6 +200,10 @@ class M365ProfileTest {
         .filteredOn(seen -> !seen.pathAndQuery().equals(TOKEN))
         .allSatisfy(
             seen -> assertThat(seen.header("Authorization")).isEqualTo("Bearer manage-token"));
+    assertThat(server.requests())
+        .filteredOn(seen -> seen.method().equals("POST") && !seen.pathAndQuery().equals(TOKEN))
+        .extracting(ApiServer.Seen::body)
+        .containsExactly("");
     assertThat(tokenForms).hasSize(1);
     assertThat(tokenForms.get(0))
         .containsEntry("grant_type", "client_credentials")
@@ -333,6 +337,24 @@ class M365ProfileTest {
     assertThat(tokenForms).hasSize(1);
     assertThat(tokenForms.get(0)).containsEntry("scope", "https://graph.microsoft.com/.default");
     assertThat(sink.checkpoint()).contains(new WindowMark(Instant.parse("2026-12-01T08:00:00Z")));
+  }
+
+  @Test
+  void alertsForbiddenIsNotRetriedAndQuotesGraphsMessage() {
+    server.on(
+        "/v1.0/security/alerts_v2",
+        json(
+            403,
+            "{\"error\":{\"code\":\"Forbidden\",\"message\":\"Missing application"
+                + " permission SecurityAlert.Read.All.\"}}"));
+    RestConnection connection = m365("");
+
+    assertThatThrownBy(() -> read(connection, "alerts", Optional.empty()))
+        .hasMessageContaining("403")
+        .hasMessageContaining("Missing application permission SecurityAlert.Read.All.")
+        .hasMessageNotContaining(SECRET)
+        .hasMessageNotContaining("graph-token");
+    assertThat(apiRequests()).hasSize(1);
   }
 
   @Test
