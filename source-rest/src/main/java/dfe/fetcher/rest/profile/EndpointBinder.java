@@ -23,9 +23,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Binds a profile's {@code endpoints}, one unit each, with the instance's overrides under {@code
- * units} applied: method and body, path, query and headers as templates, the decoder, the pager,
- * the bounds, {@code fail_when}, the error policy ({@code errors}, over the profile's), and a tail
+ * Binds the units of a {@link UnitPlan}, each from its endpoint, its templates reading the unit's
+ * own {@code vars} over the connection's, with the instance's overrides under {@code units}
+ * applied: method and body, path, query and headers as templates, the decoder, the pager, the
+ * bounds, {@code fail_when}, the error policy ({@code errors}, over the profile's), and a tail
  * endpoint's window.
  */
 final class EndpointBinder {
