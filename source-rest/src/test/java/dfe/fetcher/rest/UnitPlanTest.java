@@ -164,4 +164,14 @@ class UnitPlanTest {
             "config.yaml:19:22: sources.rest.lab.profile.units.beta.endpoint: the profile has no"
                 + " endpoint 'missing'; its endpoints: feed");
   }
+
+  @Test
+  void aMistakeInAnEndpointRunUnderSeveralUnitsIsReportedOnce() {
+    String yaml = yaml("").replace("rows: {decoder: json_array}", "rows: {decoder: xml}");
+
+    assertThat(RestFixture.problems(yaml, Map.of("LAB_TOKEN", "t")))
+        .containsExactly(
+            "config.yaml:13:23: sources.rest.lab.profile.endpoints[0].rows.decoder: unknown"
+                + " decoder 'xml'; one of json_array, ndjson, json_at, document, csv, lines, json");
+  }
 }
