@@ -77,7 +77,8 @@ public record RestConnection(
   public List<SourceUnit> units() {
     List<SourceUnit> units = new ArrayList<>();
     for (Endpoint endpoint : endpoints) {
-      TemplateValues values = TemplateValues.of(vars, endpoint.unit()).withKnown(endpoint.vars());
+      TemplateValues values =
+          TemplateValues.of(varsOf(endpoint.unit()), endpoint.unit()).withKnown(endpoint.vars());
       List<String> details = new ArrayList<>();
       details.add(
           "profile "
@@ -162,11 +163,23 @@ public record RestConnection(
    * all use, so {@code {{ unit.name }}} reads the same everywhere.
    */
   public String baseUrlOf(String unit) {
-    String base = baseUrl.render(TemplateValues.of(vars, unit));
+    String base = baseUrl.render(TemplateValues.of(varsOf(unit), unit));
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
     return base;
+  }
+
+  /**
+   * What {@code vars.*} reads for {@code unit}: the connection's {@code vars} with the unit's own
+   * ({@code units.<name>.vars}) over them.
+   */
+  public Map<String, String> varsOf(String unit) {
+    return endpoints.stream()
+        .filter(endpoint -> endpoint.unit().equals(unit))
+        .findFirst()
+        .map(endpoint -> endpoint.varsOver(vars))
+        .orElse(vars);
   }
 
   @Override

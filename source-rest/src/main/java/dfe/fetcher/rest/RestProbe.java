@@ -182,12 +182,12 @@ final class RestProbe {
                         .filter(e -> e.unit().equals(name) && e.window().isPresent())
                         .findFirst());
     if (tail.isEmpty()) {
-      return TemplateValues.of(connection.vars(), unit);
+      return TemplateValues.of(connection.varsOf(unit), unit);
     }
     WindowSpec spec = tail.get().window().orElseThrow();
     Instant end = runtime.clock().instant().minus(spec.settle());
     TemplateWindow window = new TemplateWindow(end.minus(PROBE_WINDOW), end, spec.format());
-    return tail.get().values(connection.vars(), Optional.of(window));
+    return tail.get().values(connection.varsOf(unit), Optional.of(window));
   }
 
   /** base_url + the probe's path + its query, each value percent-encoded as a listing's are. */

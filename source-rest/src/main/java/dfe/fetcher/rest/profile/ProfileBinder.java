@@ -74,26 +74,14 @@ public final class ProfileBinder {
     Section profileAuth = profile.section("auth", ProfileKeys.PROFILE_AUTH_KEYS);
     Credentials credentials = new CredentialsBinder(connection, context).bind(profileAuth);
     Section defaults = profile.section("defaults", ProfileKeys.DEFAULTS_KEYS);
-    EndpointBinder endpointBinder =
-        new EndpointBinder(connection, overrides, context, templates, defaults);
-    List<Endpoint> endpoints = endpointBinder.bind(profile);
+    EndpointBinder endpointBinder = new EndpointBinder(connection, context, templates, defaults);
+    UnitPlan plan = UnitPlan.of(profile, overrides, context.problems());
+    List<Endpoint> endpoints = endpointBinder.bind(profile, plan);
     credentials = PerUnitCredentials.wrap(credentials, endpointBinder.unitAuth());
     Optional<Probe> probe =
         profile.node("probe").isPresent()
             ? probe(profile.section("probe", ProfileKeys.PROBE_KEYS), templates, endpoints)
             : Optional.empty();
-    for (Map.Entry<String, Section> override : overrides.entrySet()) {
-      if (endpoints.stream().noneMatch(e -> e.unit().equals(override.getKey()))) {
-        Section unit = override.getValue();
-        unit.report(
-            unit.origin(),
-            unit.path(),
-            "the profile has no unit '"
-                + override.getKey()
-                + "'; its units: "
-                + String.join(", ", endpoints.stream().map(Endpoint::unit).toList()));
-      }
-    }
     RestConnection bound =
         new RestConnection(
             id,
@@ -128,7 +116,7 @@ public final class ProfileBinder {
         continue;
       }
       checkBaseUrl(rendered).filter(reported::add).ifPresent(this::reportBaseUrl);
-      TemplateValues values = TemplateValues.of(bound.vars(), unit);
+      TemplateValues values = TemplateValues.of(bound.varsOf(unit), unit);
       bound
           .headers()
           .forEach(
