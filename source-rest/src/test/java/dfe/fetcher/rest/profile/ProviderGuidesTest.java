@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -61,7 +62,10 @@ class ProviderGuidesTest {
     assertThat(page).contains("(providers/README.md)");
   }
 
-  /** The unit names of a shipped profile's endpoints, in order. */
+  /**
+   * The units of a shipped profile, in order: each endpoint under its own name, or, when the
+   * profile's {@code units} instantiate it ({@code units.<name>.endpoint}), under those names only.
+   */
   private static List<String> units(String name) {
     Problems problems = new Problems();
     YamlNode root;
@@ -70,18 +74,42 @@ class ProviderGuidesTest {
     } catch (ConfigException e) {
       throw new AssertionError("shipped profile " + name + " is not YAML", e);
     }
+    if (!(root instanceof YamlNode.Mapping profile)) {
+      throw new AssertionError("shipped profile " + name + " is not a mapping");
+    }
+    List<YamlNode.Entry> named =
+        child(profile, "units").orElse(null) instanceof YamlNode.Mapping mapping
+            ? mapping.entries()
+            : List.of();
     List<String> units = new ArrayList<>();
-    if (root instanceof YamlNode.Mapping profile
-        && profile.entry("endpoints").map(YamlNode.Entry::value).orElse(null)
-            instanceof YamlNode.Sequence endpoints) {
+    if (child(profile, "endpoints").orElse(null) instanceof YamlNode.Sequence endpoints) {
       for (YamlNode endpoint : endpoints.items()) {
-        if (endpoint instanceof YamlNode.Mapping mapping
-            && mapping.entry("unit").map(YamlNode.Entry::value).orElse(null)
-                instanceof YamlNode.Scalar unit) {
-          units.add(unit.text());
+        Optional<String> unit =
+            endpoint instanceof YamlNode.Mapping mapping
+                ? text(child(mapping, "unit"))
+                : Optional.empty();
+        if (unit.isEmpty()) {
+          continue;
         }
+        List<String> instances =
+            named.stream()
+                .filter(
+                    entry ->
+                        entry.value() instanceof YamlNode.Mapping fields
+                            && text(child(fields, "endpoint")).equals(unit))
+                .map(YamlNode.Entry::key)
+                .toList();
+        units.addAll(instances.isEmpty() ? List.of(unit.get()) : instances);
       }
     }
     return units;
+  }
+
+  private static Optional<YamlNode> child(YamlNode.Mapping mapping, String key) {
+    return mapping.entry(key).map(YamlNode.Entry::value);
+  }
+
+  private static Optional<String> text(Optional<YamlNode> node) {
+    return node.filter(YamlNode.Scalar.class::isInstance).map(n -> ((YamlNode.Scalar) n).text());
   }
 }
