@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * 401, and fails on everything else. A profile header whose name carries a credential ({@link
  * HeaderNames#carriesCredentials}) goes, as the credentials do, only to {@code base_url}'s origin.
  * After a 2xx answer that said the quota is spent, the next request on the origin waits for the
- * reset first. Every request passes the connection's {@link BudgetGate}. Every exchange is
+ * reset first. Every answer's quota headers (the profile's {@link QuotaHeaders}) set the unit's
+ * quota gauges. Every request passes the connection's {@link BudgetGate}. Every exchange is
  * registered with the tick's {@link Cancellation} and every wait sleeps through it, so a stop ends
  * a request or a wait at once.
  *
