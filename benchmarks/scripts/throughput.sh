@@ -410,8 +410,8 @@ generate_pages() {
   echo "$n"
 }
 
-# Serves $work/data/pages/N as application/x-ndjson over HTTP/1.1 (kept-alive connections), each
-# page but the last with `Link: </pages/N+1>; rel="next"`; sets server_pid and rest_port.
+# Serves $work/data/pages/N as application/x-ndjson over HTTP/1.1 (kept-alive connections, no
+# Nagle delay), each page but the last with `Link: </pages/N+1>; rel="next"`; sets server_pid and rest_port.
 start_page_server() { # PAGES
   cat >"$work/page-server.py" <<'PY'
 import functools, http.server, os, sys
@@ -421,6 +421,9 @@ pages, directory, port_file = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 
 class Pages(http.server.SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Without it a page's last short segment waits for the client's delayed ACK (about 40 ms a
+    # page on Linux), on both the fetcher's side and curl's.
+    disable_nagle_algorithm = True
 
     def end_headers(self):
         name = self.path.split("?", 1)[0].rsplit("/", 1)[-1]
@@ -520,9 +523,9 @@ run_tail() {
   "$local_kafka" --stop >/dev/null 2>&1 || true
   CASES="fetcher rsyslog" SINKS=kafka LINES="$tail_lines" RUNS="$runs" HEAP="$heap" \
     BENCH_DIR="$work/tail" "$root/benchmarks/scripts/tail-vs-rsyslog.sh" \
-    >"$work/results/tail-vs-rsyslog.txt" 2>&1 || {
-    tail -n 20 "$work/results/tail-vs-rsyslog.txt" >&2
-    log "tail failed (output: $work/results/tail-vs-rsyslog.txt)"
+    >"$work/results/tail-vs-rsyslog.txt" 2>"$work/results/tail-vs-rsyslog.log" || {
+    tail -n 20 "$work/results/tail-vs-rsyslog.log" >&2
+    log "tail failed (its log: $work/results/tail-vs-rsyslog.log)"
     return 0
   }
   # Its runs are "SECONDS CPU_SECONDS LOAD"; kept here as "SECONDS RSS_KB LINES BYTES LOAD",
@@ -536,7 +539,9 @@ run_tail() {
   done
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# The median of numbers, one a line; printed in full (awk's print would cut a rate above a million
+# to six digits, in exponent form).
+median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.6f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # The cases in the order of the table of medians; the tail's figures are in its own table.
 readonly TABLE_CASES="baseline baseline-tuned baseline-frames peer kafka kafka-filter file limit-cat
@@ -549,7 +554,7 @@ readonly LANDING_CASES="baseline baseline-tuned baseline-frames peer kafka kafka
 report() {
   local base_rate="" name
   if [[ -f $work/results/baseline.runs ]]; then
-    base_rate=$(awk '{ print $3 / $1 }' "$work/results/baseline.runs" | median)
+    base_rate=$(awk '{ printf "%.6f\n", $3 / $1 }' "$work/results/baseline.runs" | median)
   fi
   printf '\n| case | rows | runs | median s | rows/s | MB/s | × baseline | peak RSS MiB | load (1 min) |\n'
   printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
@@ -558,9 +563,9 @@ report() {
     [[ -f $f ]] || continue
     local secs rate mbs rss n load ratio
     secs=$(awk '{ print $1 }' "$f" | median)
-    rate=$(awk '{ print $3 / $1 }' "$f" | median)
-    mbs=$(awk '{ print $4 / $1 / 1000000 }' "$f" | median)
-    rss=$(awk '{ print $2 / 1024 }' "$f" | median)
+    rate=$(awk '{ printf "%.6f\n", $3 / $1 }' "$f" | median)
+    mbs=$(awk '{ printf "%.6f\n", $4 / $1 / 1000000 }' "$f" | median)
+    rss=$(awk '{ printf "%.6f\n", $2 / 1024 }' "$f" | median)
     n=$(awk 'NR == 1 { print $3 }' "$f")
     load=$(awk '{ print $5 }' "$f" | tr '\n' ' ')
     ratio="—"
@@ -594,7 +599,7 @@ report() {
 median_of() {
   local f="$work/results/$1.runs"
   [[ -s $f ]] || return 0
-  awk "{ print $2 }" "$f" | median
+  awk "{ printf \"%.6f\\n\", $2 }" "$f" | median
 }
 # shellcheck disable=SC2016 # awk's fields, not the shell's
 rows_per_second() { median_of "$1" '$3 / $1'; }
@@ -651,7 +656,10 @@ summary() {
     pg_limit=$tuned
     pg_limit_name="baseline-tuned"
   fi
-  [[ -n $psql_rate && -n $tuned ]] || pg_limit=""
+  if [[ -z $psql_rate || -z $tuned ]]; then
+    pg_limit=""
+    pg_limit_name="not measured"
+  fi
   ratio_row "PostgreSQL dump → Kafka (\`pg\`)" "the slower of \`COPY (SELECT * FROM accounts) TO STDOUT\` read by psql (\`limit-psql\`: $(figure "$psql_rate" rows/s)) and \`baseline-tuned\`; the slower: \`$pg_limit_name\`" \
     "$(rows_per_second pg)" "$pg_limit" rows/s 0.6
   consumer=$(rows_per_second limit-consumer)
