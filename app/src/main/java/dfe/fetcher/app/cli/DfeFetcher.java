@@ -8,7 +8,12 @@ import dfe.fetcher.snapshots.progress.ProgressSetting;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,17 +26,32 @@ import picocli.CommandLine.Spec;
     name = "dfe-fetcher",
     mixinStandardHelpOptions = true,
     versionProvider = DfeFetcher.Version.class,
-    description = "Pulls records from files, databases and REST APIs onto Kafka.",
-    subcommands = {
-      RunCommand.class,
-      ConfigCheckCommand.class,
-      CheckpointsCommand.class,
-      FilterCommand.class,
-      StatusCommand.class,
-      TopCommand.class,
-      MetricsManifestCommand.class
-    })
+    description = "Pulls records from files, databases and REST APIs onto Kafka.")
 public final class DfeFetcher implements Runnable {
+
+  /**
+   * The subcommands, by the name each is called with. picocli reads a command's whole model (its
+   * options, its own subcommands) by reflection when the command is added, about a quarter of a
+   * second for all of them: a command line that names one gets only that one, so {@code run} does
+   * not pay for building {@code snapshots apply}. Help, a mistake and no subcommand get them all.
+   */
+  private static final Map<String, Function<Terminal, Object>> SUBCOMMANDS = subcommands();
+
+  private static Map<String, Function<Terminal, Object>> subcommands() {
+    Map<String, Function<Terminal, Object>> commands = new LinkedHashMap<>();
+    commands.put("run", terminal -> RunCommand.class);
+    commands.put("config-check", terminal -> ConfigCheckCommand.class);
+    commands.put("checkpoints", terminal -> CheckpointsCommand.class);
+    commands.put("filter", terminal -> FilterCommand.class);
+    commands.put("status", terminal -> StatusCommand.class);
+    commands.put("top", terminal -> TopCommand.class);
+    commands.put("metrics-manifest", terminal -> MetricsManifestCommand.class);
+    commands.put("snapshots", SnapshotsCommand::new);
+    return Collections.unmodifiableMap(commands);
+  }
+
+  /** The options of this command that take a value, which may stand before the subcommand. */
+  private static final Set<String> OPTIONS_WITH_A_VALUE = Set.of("--progress", "--log-format");
 
   private final Terminal terminal;
 
@@ -119,13 +139,38 @@ public final class DfeFetcher implements Runnable {
     PrintStream out = terminal.out();
     PrintStream err = terminal.err();
     CommandLine commandLine = new CommandLine(new DfeFetcher(terminal));
-    commandLine.addSubcommand("snapshots", new SnapshotsCommand(terminal));
+    Optional<String> named = subcommandNamed(args);
+    for (Map.Entry<String, Function<Terminal, Object>> command : SUBCOMMANDS.entrySet()) {
+      if (named.isEmpty() || named.get().equals(command.getKey())) {
+        commandLine.addSubcommand(command.getKey(), command.getValue().apply(terminal));
+      }
+    }
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     int exitCode = commandLine.execute(args);
     out.flush();
     err.flush();
     return exitCode;
+  }
+
+  /**
+   * The subcommand the command line names, when it names one this command has: its first word that
+   * is neither an option nor an option's value. Empty for help, for no subcommand and for a word
+   * that is none, which then meet the whole command (its usage, picocli's suggestions).
+   */
+  static Optional<String> subcommandNamed(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String word = args[i];
+      if (OPTIONS_WITH_A_VALUE.contains(word)) {
+        i++;
+      } else if (!word.startsWith("-")) {
+        return SUBCOMMANDS.containsKey(word) ? Optional.of(word) : Optional.empty();
+      } else if (!word.contains("=")) {
+        // -h, --help, -V, --version, or an option this command does not have: the whole command.
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
   }
 
   /** The streams of the process, handed to subcommands so tests can run them in-process. */
@@ -135,7 +180,7 @@ public final class DfeFetcher implements Runnable {
 
   @Override
   public void run() {
-    new CommandLine(this).usage(terminal.err());
+    spec.commandLine().usage(terminal.err());
   }
 
   /** The version from the jar's manifest, when run from the jar. */
