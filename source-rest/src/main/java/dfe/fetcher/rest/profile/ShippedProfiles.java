@@ -40,7 +40,9 @@ public final class ShippedProfiles {
           "okta",
           "duo",
           "onepassword",
-          "gcp_pubsub");
+          "gcp_pubsub",
+          "crates_io",
+          "pypi");
 
   private ShippedProfiles() {}
 
