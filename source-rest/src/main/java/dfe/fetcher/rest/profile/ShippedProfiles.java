@@ -42,7 +42,8 @@ public final class ShippedProfiles {
           "onepassword",
           "gcp_pubsub",
           "crates_io",
-          "pypi");
+          "pypi",
+          "crowdstrike");
 
   private ShippedProfiles() {}
 
