@@ -4,6 +4,7 @@ import static dfe.fetcher.rest.ApiServer.json;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.WindowMark;
@@ -341,6 +342,79 @@ class ProviderProfilesTest {
         .hasMessageContaining("User is not authorized to perform: securityhub:GetFindings")
         .hasMessageNotContaining(AWS_SECRET);
     assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void awsGuarddutyListsEachDetectorsFindingIdsAndGetsThemFiftyAtATime() throws Exception {
+    server.on("/detector", ok("{\"detectorIds\":[\"12abc34d567e8fa901bc2d34e56789f0\"]}"));
+    String findings = "/detector/12abc34d567e8fa901bc2d34e56789f0/findings";
+    server.on(
+        findings,
+        paged(
+            "\"nextToken\":\"g2\"",
+            "{\"findingIds\":[\"f1\",\"f2\"],\"nextToken\":\"g2\"}",
+            "{\"findingIds\":[\"f3\"]}"));
+    server.on(
+        findings + "/get",
+        ok(
+            "{\"findings\":[{\"Id\":\"f1\",\"Severity\":5},{\"Id\":\"f2\",\"Severity\":2},"
+                + "{\"Id\":\"f3\",\"Severity\":8}]}"));
+
+    RecordingSink sink = read(aws(), Map.of("AWS_SECRET", AWS_SECRET), "guardduty");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "row", "row", "end");
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"Id\":\"f1\",\"Severity\":5}",
+            "{\"Id\":\"f2\",\"Severity\":2}",
+            "{\"Id\":\"f3\",\"Severity\":8}");
+    List<ApiServer.Seen> requests = server.requests();
+    assertThat(requests)
+        .extracting(ApiServer.Seen::method, ApiServer.Seen::pathAndQuery, ApiServer.Seen::body)
+        .containsExactly(
+            tuple("GET", "/detector", ""),
+            tuple("POST", findings, "{\"maxResults\":50}"),
+            tuple("POST", findings, "{\"maxResults\":50,\"nextToken\":\"g2\"}"),
+            tuple("POST", findings + "/get", "{\"findingIds\":[\"f1\",\"f2\",\"f3\"]}"));
+    for (ApiServer.Seen request : requests) {
+      assertThat(request.header("Authorization"))
+          .contains("Credential=AKIDEXAMPLE/20261201/eu-west-1/guardduty/aws4_request")
+          .isEqualTo(SigV4Check.expectedAuthorization(request, AWS_SECRET));
+    }
+  }
+
+  @Test
+  void awsGuarddutyThrottledGetFindingsIsWaitedOutAndABadRequestFailsTheDump() throws Exception {
+    server.on("/detector", ok("{\"detectorIds\":[\"d1\"]}"));
+    server.on("/detector/d1/findings", ok("{\"findingIds\":[\"f1\"]}"));
+    server.on(
+        "/detector/d1/findings/get",
+        json(
+            429,
+            "{\"__type\":\"TooManyRequestsException\",\"message\":\"Rate exceeded\"}",
+            "Retry-After",
+            "0"),
+        json(
+            400,
+            "{\"__type\":\"BadRequestException\",\"message\":\"The request is rejected because"
+                + " an invalid or out-of-range value is specified\"}"));
+
+    RecordingSink sink = read(aws(), Map.of("AWS_SECRET", AWS_SECRET), "guardduty");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason())
+        .hasValueSatisfying(
+            reason ->
+                assertThat(reason)
+                    .contains("400")
+                    .contains("an invalid or out-of-range value is specified")
+                    .doesNotContain(AWS_SECRET));
+    assertThat(server.paths())
+        .containsExactly(
+            "/detector",
+            "/detector/d1/findings",
+            "/detector/d1/findings/get",
+            "/detector/d1/findings/get");
   }
 
   // ---------------------------------------------------------------- azure
