@@ -552,6 +552,139 @@ class ProviderProfilesTest {
     assertThat(server.paths().stream().filter(p -> p.startsWith("/v1.0/"))).hasSize(2);
   }
 
+  /** The azure instance with two Log Analytics queries, their tokens named after the scope. */
+  private String azureLogAnalytics() {
+    server.on(
+        "/tenant-1/oauth2/v2.0/token",
+        exchange -> {
+          Map<String, String> form =
+              JwtTokenEndpoint.form((String) exchange.getAttribute(ApiServer.BODY));
+          tokenForms.add(form);
+          ok("{\"access_token\":\"la-token\",\"expires_in\":3599,\"token_type\":\"Bearer\"}")
+              .answer(exchange);
+        });
+    return """
+        topic: azure
+        profile: azure
+        vars:
+          log_analytics_url: "%s"
+          log_analytics_queries: >-
+            [{"workspace_id": "ws-1", "kql": "SigninLogs | project TimeGenerated, UserPrincipalName"},
+             {"workspace_id": "ws-2", "kql": "AuditLogs | project TimeGenerated, OperationName"}]
+        auth: {mode: oauth2_client_credentials, token_url: "%s/tenant-1/oauth2/v2.0/token",
+               client_id: app-1, client_secret: env:AZURE_SECRET}
+        units: {log_analytics: {enabled: true}}
+        """
+        .formatted(server.url(), server.url());
+  }
+
+  private static String table(String... columnsThenRows) {
+    return "{\"tables\":[{\"name\":\"PrimaryResult\",\"columns\":["
+        + columnsThenRows[0]
+        + "],\"rows\":["
+        + columnsThenRows[1]
+        + "]}]}";
+  }
+
+  @Test
+  void azureLogAnalyticsRunsEachQueryOverTheWindowFiveMinutesBehindAndLandsItsTableAsObjects()
+      throws Exception {
+    String yaml = azureLogAnalytics();
+    server.on(
+        "/v1/workspaces/ws-1/query",
+        ok(
+            table(
+                "{\"name\":\"TimeGenerated\",\"type\":\"datetime\"},"
+                    + "{\"name\":\"UserPrincipalName\",\"type\":\"string\"}",
+                "[\"2026-12-01T07:10:00Z\",\"ada@acme.example\"],"
+                    + "[\"2026-12-01T07:20:00Z\",\"bob@acme.example\"]")));
+    server.on(
+        "/v1/workspaces/ws-2/query",
+        ok(
+            table(
+                "{\"name\":\"TimeGenerated\",\"type\":\"datetime\"},"
+                    + "{\"name\":\"OperationName\",\"type\":\"string\"}",
+                "[\"2026-12-01T07:30:00Z\",\"Add user\"]")));
+
+    RecordingSink sink = read(yaml, Map.of("AZURE_SECRET", "s3cret"), "log_analytics");
+
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"TimeGenerated\":\"2026-12-01T07:10:00Z\",\"UserPrincipalName\":\"ada@acme.example\"}",
+            "{\"TimeGenerated\":\"2026-12-01T07:20:00Z\",\"UserPrincipalName\":\"bob@acme.example\"}",
+            "{\"TimeGenerated\":\"2026-12-01T07:30:00Z\",\"OperationName\":\"Add user\"}");
+    assertThat(sink.checkpoint()).contains(new WindowMark(Instant.parse("2026-12-01T07:55:00Z")));
+    List<ApiServer.Seen> queries =
+        server.requests().stream().filter(r -> !r.pathAndQuery().contains("/oauth2/")).toList();
+    assertThat(queries)
+        .extracting(ApiServer.Seen::method, ApiServer.Seen::pathAndQuery, ApiServer.Seen::body)
+        .containsExactly(
+            tuple(
+                "POST",
+                "/v1/workspaces/ws-1/query",
+                "{\"query\":\"SigninLogs | project TimeGenerated, UserPrincipalName\","
+                    + "\"timespan\":\"2026-12-01T07:00:00Z/2026-12-01T07:55:00Z\"}"),
+            tuple(
+                "POST",
+                "/v1/workspaces/ws-2/query",
+                "{\"query\":\"AuditLogs | project TimeGenerated, OperationName\","
+                    + "\"timespan\":\"2026-12-01T07:00:00Z/2026-12-01T07:55:00Z\"}"));
+    assertThat(queries)
+        .allSatisfy(r -> assertThat(r.header("Authorization")).isEqualTo("Bearer la-token"));
+    assertThat(tokenForms)
+        .singleElement()
+        .satisfies(
+            form ->
+                assertThat(form)
+                    .containsEntry("grant_type", "client_credentials")
+                    .containsEntry("scope", "https://api.loganalytics.io/.default"));
+  }
+
+  @Test
+  void azureLogAnalyticsPartialResultFailsTheWindowWithItsMessage() throws Exception {
+    String yaml = azureLogAnalytics();
+    server.on(
+        "/v1/workspaces/ws-1/query",
+        ok(
+            "{\"tables\":[{\"name\":\"PrimaryResult\",\"columns\":[{\"name\":\"x\","
+                + "\"type\":\"long\"}],\"rows\":[[1]]}],\"error\":{\"code\":\"PartialError\","
+                + "\"message\":\"There were some errors when processing your query.\"}}"));
+
+    assertThatThrownBy(() -> read(yaml, Map.of("AZURE_SECRET", "s3cret"), "log_analytics"))
+        .hasMessageContaining("There were some errors when processing your query.")
+        .hasMessageNotContaining("la-token");
+    assertThat(server.paths()).doesNotContain("/v1/workspaces/ws-2/query");
+  }
+
+  @Test
+  void azureLogAnalyticsBadQueryIsNotRetriedAndAThrottleIsWaitedOut() throws Exception {
+    String yaml = azureLogAnalytics();
+    server.on(
+        "/v1/workspaces/ws-1/query",
+        json(
+            429,
+            "{\"error\":{\"code\":\"ThrottledError\",\"message\":\"Too many requests\"}}",
+            "Retry-After",
+            "0"),
+        ok(table("{\"name\":\"x\",\"type\":\"long\"}", "[1]")));
+    server.on(
+        "/v1/workspaces/ws-2/query",
+        json(
+            400,
+            "{\"error\":{\"code\":\"BadArgumentError\",\"message\":\"Failed to resolve table"
+                + " expression named 'AuditLogs'\"}}"));
+
+    assertThatThrownBy(() -> read(yaml, Map.of("AZURE_SECRET", "s3cret"), "log_analytics"))
+        .hasMessageContaining("400")
+        .hasMessageContaining("Failed to resolve table expression named 'AuditLogs'");
+    assertThat(server.paths())
+        .containsExactly(
+            "/tenant-1/oauth2/v2.0/token",
+            "/v1/workspaces/ws-1/query",
+            "/v1/workspaces/ws-1/query",
+            "/v1/workspaces/ws-2/query");
+  }
+
   // ---------------------------------------------------------------- runzero
 
   private String runzero() {
