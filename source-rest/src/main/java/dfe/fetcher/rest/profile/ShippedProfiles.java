@@ -43,6 +43,7 @@ public final class ShippedProfiles {
           "gcp_pubsub",
           "crates_io",
           "pypi",
+          "go_modules",
           "crowdstrike");
 
   private ShippedProfiles() {}
