@@ -417,6 +417,165 @@ class ProviderProfilesTest {
             "/detector/d1/findings/get");
   }
 
+  private String awsCloudWatchMetrics() {
+    return """
+        topic: aws
+        profile: aws
+        vars:
+          endpoint_url: "%s"
+          region: eu-west-1
+          metric_filters: >-
+            [{"Namespace": "AWS/EC2", "MetricName": "CPUUtilization"}, {"Namespace": "AWS/Lambda"}]
+        auth: {mode: sigv4, access_key_id: AKIDEXAMPLE, secret_access_key: env:AWS_SECRET,
+               region: eu-west-1}
+        units: {cloudwatch_metrics: {enabled: true}}
+        """
+        .formatted(server.url());
+  }
+
+  private static String ec2Cpu(String instance) {
+    return "{\"Namespace\":\"AWS/EC2\",\"MetricName\":\"CPUUtilization\",\"Dimensions\":"
+        + "[{\"Name\":\"InstanceId\",\"Value\":\""
+        + instance
+        + "\"}]}";
+  }
+
+  /** Answers CloudWatch's JSON 1.0 calls by their X-Amz-Target and a part of the body. */
+  private static ApiServer.Answer cloudWatch(
+      List<Map.Entry<String, ApiServer.Answer>> byTargetAndBody) {
+    return exchange -> {
+      String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+      String body = (String) exchange.getAttribute(ApiServer.BODY);
+      for (Map.Entry<String, ApiServer.Answer> answer : byTargetAndBody) {
+        String[] parts = answer.getKey().split(" ", 2);
+        if (target.endsWith("." + parts[0]) && body.contains(parts[1])) {
+          answer.getValue().answer(exchange);
+          return;
+        }
+      }
+      json(400, "{\"__type\":\"InvalidParameterValue\",\"message\":\"unexpected\"}")
+          .answer(exchange);
+    };
+  }
+
+  @Test
+  void awsCloudWatchMetricsListsEachFiltersMetricsAndLandsEveryDatapointOfTheWindow()
+      throws Exception {
+    String queries =
+        "\"MetricDataQueries\":[{\"Id\":\"m0\",\"Label\":\"AWS/EC2 CPUUtilization"
+            + " InstanceId=i-1\",\"MetricStat\":{\"Metric\":"
+            + ec2Cpu("i-1")
+            + ",\"Period\":300,\"Stat\":\"Average\"}},{\"Id\":\"m1\",\"Label\":\"AWS/EC2"
+            + " CPUUtilization InstanceId=i-2\",\"MetricStat\":{\"Metric\":"
+            + ec2Cpu("i-2")
+            + ",\"Period\":300,\"Stat\":\"Average\"}}]";
+    server.on(
+        "/",
+        cloudWatch(
+            List.of(
+                Map.entry(
+                    "ListMetrics \"NextToken\":\"l2\"",
+                    ok("{\"Metrics\":[" + ec2Cpu("i-2") + "]}")),
+                Map.entry(
+                    "ListMetrics \"MetricName\":\"CPUUtilization\"",
+                    ok("{\"Metrics\":[" + ec2Cpu("i-1") + "],\"NextToken\":\"l2\"}")),
+                Map.entry("ListMetrics \"AWS/Lambda\"", ok("{\"Metrics\":[]}")),
+                Map.entry(
+                    "GetMetricData \"NextToken\":\"d2\"",
+                    ok(
+                        "{\"MetricDataResults\":[{\"Id\":\"m1\",\"Label\":\"AWS/EC2 CPUUtilization"
+                            + " InstanceId=i-2\",\"StatusCode\":\"Complete\",\"Timestamps\":"
+                            + "[1796108700],\"Values\":[0.0]}],\"Messages\":[]}")),
+                Map.entry(
+                    "GetMetricData MetricDataQueries",
+                    ok(
+                        "{\"MetricDataResults\":[{\"Id\":\"m0\",\"Label\":\"AWS/EC2"
+                            + " CPUUtilization InstanceId=i-1\",\"StatusCode\":\"Complete\","
+                            + "\"Timestamps\":[1796108400,1796108700],\"Values\":[1.5,2.25]}],"
+                            + "\"NextToken\":\"d2\",\"Messages\":[]}")))));
+
+    RecordingSink sink =
+        read(awsCloudWatchMetrics(), Map.of("AWS_SECRET", AWS_SECRET), "cloudwatch_metrics");
+
+    String i1 =
+        "\"Id\":\"m0\",\"Label\":\"AWS/EC2 CPUUtilization InstanceId=i-1\",\"StatusCode\":\"Complete\"";
+    assertThat(sink.records())
+        .containsExactly(
+            "{" + i1 + ",\"Timestamp\":1796108400,\"Value\":1.5}",
+            "{" + i1 + ",\"Timestamp\":1796108700,\"Value\":2.25}",
+            "{\"Id\":\"m1\",\"Label\":\"AWS/EC2 CPUUtilization InstanceId=i-2\","
+                + "\"StatusCode\":\"Complete\",\"Timestamp\":1796108700,\"Value\":0.0}");
+    assertThat(sink.checkpoint()).contains(new WindowMark(Instant.parse("2026-12-01T08:00:00Z")));
+    List<ApiServer.Seen> requests = server.requests();
+    String getData =
+        "{\"StartTime\":1796108400,\"EndTime\":1796112000,\"ScanBy\":\"TimestampAscending\","
+            + queries;
+    assertThat(requests)
+        .extracting(r -> r.header("X-Amz-Target"), ApiServer.Seen::body)
+        .containsExactly(
+            tuple(
+                "GraniteServiceVersion20100801.ListMetrics",
+                "{\"Namespace\":\"AWS/EC2\",\"MetricName\":\"CPUUtilization\",\"Dimensions\":null}"),
+            tuple(
+                "GraniteServiceVersion20100801.ListMetrics",
+                "{\"Namespace\":\"AWS/EC2\",\"MetricName\":\"CPUUtilization\",\"Dimensions\":null,"
+                    + "\"NextToken\":\"l2\"}"),
+            tuple("GraniteServiceVersion20100801.GetMetricData", getData + "}"),
+            tuple(
+                "GraniteServiceVersion20100801.GetMetricData", getData + ",\"NextToken\":\"d2\"}"),
+            tuple(
+                "GraniteServiceVersion20100801.ListMetrics",
+                "{\"Namespace\":\"AWS/Lambda\",\"MetricName\":null,\"Dimensions\":null}"));
+    for (ApiServer.Seen request : requests) {
+      assertThat(request.method()).isEqualTo("POST");
+      assertThat(request.pathAndQuery()).isEqualTo("/");
+      assertThat(request.header("Content-Type")).isEqualTo("application/x-amz-json-1.0");
+      assertThat(request.header("Authorization"))
+          .contains("Credential=AKIDEXAMPLE/20261201/eu-west-1/monitoring/aws4_request")
+          .isEqualTo(SigV4Check.expectedAuthorization(request, AWS_SECRET));
+    }
+  }
+
+  @Test
+  void awsCloudWatchMetricsThrottledGetMetricDataIsWaitedOutAndRetried() throws Exception {
+    server.on(
+        "/",
+        exchange -> {
+          String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+          String body = (String) exchange.getAttribute(ApiServer.BODY);
+          if (target.endsWith("ListMetrics")) {
+            ok(body.contains("AWS/EC2") ? "{\"Metrics\":[" + ec2Cpu("i-1") + "]}" : "{}")
+                .answer(exchange);
+          } else if (getMetricDataCalls++ == 0) {
+            json(
+                    400,
+                    "{\"__type\":\"com.amazonaws.monitoring#ThrottlingException\","
+                        + "\"message\":\"Rate exceeded\"}")
+                .answer(exchange);
+          } else {
+            ok("{\"MetricDataResults\":[{\"Id\":\"m0\",\"StatusCode\":\"Complete\","
+                    + "\"Timestamps\":[1796108400],\"Values\":[7]}]}")
+                .answer(exchange);
+          }
+        });
+
+    RecordingSink sink =
+        read(awsCloudWatchMetrics(), Map.of("AWS_SECRET", AWS_SECRET), "cloudwatch_metrics");
+
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"Id\":\"m0\",\"StatusCode\":\"Complete\",\"Timestamp\":1796108400,\"Value\":7}");
+    assertThat(server.requests())
+        .extracting(r -> r.header("X-Amz-Target"))
+        .containsExactly(
+            "GraniteServiceVersion20100801.ListMetrics",
+            "GraniteServiceVersion20100801.GetMetricData",
+            "GraniteServiceVersion20100801.GetMetricData",
+            "GraniteServiceVersion20100801.ListMetrics");
+  }
+
+  private int getMetricDataCalls;
+
   // ---------------------------------------------------------------- azure
 
   /** A token endpoint answering a token named after the scope asked for. */
