@@ -3,6 +3,7 @@ package dfe.fetcher.rest;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Authorizer;
+import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.auth.Origin;
 import dfe.fetcher.rest.auth.PerUnitCredentials;
 import dfe.fetcher.rest.http.HeaderValues;
@@ -80,7 +81,7 @@ final class RestProbe {
     URI target;
     TemplateValues values = TemplateValues.of(connection.vars(), unit);
     try {
-      target = uri(connection.baseUrlOf(unit), values);
+      target = uri(baseUrl(unit, values), values);
     } catch (TemplateException | IllegalArgumentException e) {
       return new ProbeOutcome(
           ProbeOutcome.Verdict.UNREACHABLE,
@@ -89,7 +90,7 @@ final class RestProbe {
     Origin origin = Origin.of(target);
     Authorizer authorizer =
         new Authorizer(
-            PerUnitCredentials.of(connection.credentials(), unit),
+            credentials(unit),
             origin,
             client,
             runtime.clock(),
@@ -150,6 +151,37 @@ final class RestProbe {
                 ? ", not 2xx"
                 : ", not " + probe.expectStatus().stream().map(String::valueOf).toList())
             + (status == 401 || status == 403 ? " (check the instance's auth)" : ""));
+  }
+
+  /** The probe's own {@code base_url} when it names one, else the unit's. */
+  private String baseUrl(String unit, TemplateValues values) {
+    if (probe.baseUrl().isEmpty()) {
+      return connection.baseUrlOf(unit);
+    }
+    String rendered = probe.baseUrl().get().render(values).replaceAll("/+$", "");
+    URI uri = URI.create(rendered);
+    if (uri.getHost() == null
+        || !("https".equalsIgnoreCase(uri.getScheme()) || "http".equalsIgnoreCase(uri.getScheme()))
+        || uri.getRawUserInfo() != null
+        || uri.getRawQuery() != null) {
+      throw new IllegalArgumentException(
+          "probe.base_url renders as no http or https URL with a host (and no query or user info)");
+    }
+    return rendered;
+  }
+
+  /**
+   * The probe's own {@code auth} over the instance's credentials when it asks any, else the unit's.
+   */
+  private Credentials credentials(String unit) {
+    if (probe.auth().isEmpty()) {
+      return PerUnitCredentials.of(connection.credentials(), unit);
+    }
+    Credentials instance =
+        connection.credentials() instanceof PerUnitCredentials perUnit
+            ? perUnit.credentials()
+            : connection.credentials();
+    return instance.narrowed(probe.auth());
   }
 
   /** base_url + the probe's path + its query, each value percent-encoded as a listing's are. */

@@ -1624,6 +1624,79 @@ class ProviderProfilesTest {
             "Bearer t1"));
   }
 
+  @Test
+  void theAwsProbeCallsStsGetCallerIdentitySignedForSts() throws Exception {
+    server.on("/", ok("{}"));
+    RestConnection connection = RestFixture.connection(aws(), Map.of("AWS_SECRET", AWS_SECRET));
+
+    Optional<ProbeOutcome> outcome =
+        connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+
+    String path = "/?Action=GetCallerIdentity&Version=2011-06-15";
+    assertThat(outcome)
+        .contains(
+            new ProbeOutcome(
+                ProbeOutcome.Verdict.OK, "GET " + server.url() + path + " answered 200"));
+    assertThat(server.requests())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.method()).isEqualTo("GET");
+              assertThat(r.pathAndQuery()).isEqualTo(path);
+              assertThat(r.header("Authorization"))
+                  .contains("/eu-west-1/sts/aws4_request")
+                  .isEqualTo(SigV4Check.expectedAuthorization(r, AWS_SECRET));
+            });
+  }
+
+  @Test
+  void theAwsProbeGoesToTheRegionsStsHostWithoutAnEndpointUrl() throws Exception {
+    RestConnection connection =
+        RestFixture.connection(
+            aws().replace("endpoint_url: \"" + server.url() + "\", ", ""),
+            Map.of("AWS_SECRET", AWS_SECRET));
+
+    assertThat(
+            connection
+                .probe()
+                .orElseThrow()
+                .baseUrl()
+                .orElseThrow()
+                .render(
+                    dfe.fetcher.rest.profile.TemplateValues.of(connection.vars(), "cloudtrail")))
+        .isEqualTo("https://sts.eu-west-1.amazonaws.com");
+  }
+
+  @Test
+  void theAzureProbeListsSubscriptionsWithAResourceManagerTokenWhateverTheFirstUnit()
+      throws Exception {
+    String yaml = azure() + "units: {activity_log: {enabled: false}, defender: {enabled: false}}\n";
+    server.on("/subscriptions", ok("{\"value\":[]}"));
+    RestConnection connection = RestFixture.connection(yaml, Map.of("AZURE_SECRET", "s3cret"));
+
+    Optional<ProbeOutcome> outcome =
+        connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+
+    String path = "/subscriptions?api-version=2022-12-01";
+    assertThat(outcome)
+        .contains(
+            new ProbeOutcome(
+                ProbeOutcome.Verdict.OK, "GET " + server.url() + path + " answered 200"));
+    assertThat(server.requests())
+        .filteredOn(r -> !r.pathAndQuery().contains("/oauth2/"))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.pathAndQuery()).isEqualTo(path);
+              assertThat(r.header("Authorization")).isEqualTo("Bearer arm-token");
+            });
+    assertThat(tokenForms)
+        .singleElement()
+        .satisfies(
+            form ->
+                assertThat(form).containsEntry("scope", "https://management.azure.com/.default"));
+  }
+
   @ParameterizedTest
   @MethodSource("probedProfiles")
   void theProbeOfAProfileAsksItsCheapestCallWithTheCredential(

@@ -3,6 +3,7 @@ package dfe.fetcher.rest.profile;
 import dfe.fetcher.rest.RestConnection;
 import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.auth.PerUnitCredentials;
+import dfe.fetcher.rest.auth.UnitAuth;
 import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.source.BindContext;
@@ -211,7 +212,9 @@ public final class ProfileBinder {
         probe.report("expect_status", "must be a list of HTTP statuses, e.g. [200, 204]");
       }
     }
-    return path.map(p -> new Probe(method, p, query, expect));
+    Optional<Template> baseUrl = templates.template(probe, "base_url", scope, false);
+    UnitAuth auth = UnitAuthBinder.bind(probe);
+    return path.map(p -> new Probe(method, p, query, expect, baseUrl, auth));
   }
 
   private static RetryPolicy retry(Section retry) {

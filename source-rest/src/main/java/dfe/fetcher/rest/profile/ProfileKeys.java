@@ -85,7 +85,8 @@ public final class ProfileKeys {
           "prelude",
           "construct");
 
-  public static final List<String> PROBE_KEYS = List.of("method", "path", "query", "expect_status");
+  public static final List<String> PROBE_KEYS =
+      List.of("method", "path", "query", "expect_status", "base_url", "auth");
   public static final List<String> ROWS_KEYS =
       List.of("decoder", "at", "allow_missing", "gzip", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
