@@ -1,6 +1,7 @@
 package dfe.fetcher.file;
 
 import dfe.fetcher.core.row.Mark;
+import dfe.fetcher.core.row.ReadAhead;
 import dfe.fetcher.core.row.RowKey;
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.Shape;
@@ -28,6 +29,12 @@ import java.util.Optional;
  * @param fileUnits the connection's units, in configuration order, with their file settings
  */
 public record FileConnection(String id, List<FileUnit> fileUnits) implements SourceConnection {
+
+  /** A tail unit's read-ahead: at most this many calls of its source wait for the tick's thread. */
+  static final int READ_AHEAD_CALLS = 2048;
+
+  /** ... and at most this many bytes of rows. */
+  static final long READ_AHEAD_BYTES = 4L << 20;
 
   public FileConnection {
     Objects.requireNonNull(id, "id");
@@ -103,7 +110,15 @@ public record FileConnection(String id, List<FileUnit> fileUnits) implements Sou
             new FileTailSource(
                 unit.tail().get(), runtime.clock(), runtime.metrics(), id + "." + unit.unit());
         tails.add(tail);
-        sources.put(unit.unit(), tail);
+        // Lines are read and checked on a thread of their own, ahead of the enrichment and the
+        // transport's send on the tick's thread.
+        sources.put(
+            unit.unit(),
+            new ReadAhead(
+                tail,
+                "dfe-read-ahead-" + id + "." + unit.unit(),
+                READ_AHEAD_CALLS,
+                READ_AHEAD_BYTES));
       } else {
         sources.put(
             unit.unit(),

@@ -12,6 +12,7 @@ import dfe.fetcher.rest.http.BudgetGate;
 import dfe.fetcher.rest.http.RateLimit;
 import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.profile.Endpoint;
+import dfe.fetcher.rest.profile.WindowSpec;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceRuntime;
 import java.net.URI;
@@ -95,6 +96,8 @@ final class OpenRestConnection implements OpenConnection {
         unit = new RestDump(source, reader, runtime.clock());
       } else if (endpoint.constructs().queue().isPresent()) {
         unit = new RestQueue(source, reader, endpoint, runtime.clock());
+      } else if (endpoint.window().flatMap(WindowSpec::cursorAt).isPresent()) {
+        unit = new RestFieldCursor(source, reader, endpoint, runtime.clock());
       } else {
         unit = new RestWindows(source, reader, endpoint, runtime.clock());
       }

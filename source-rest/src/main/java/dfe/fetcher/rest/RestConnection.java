@@ -12,6 +12,7 @@ import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.rest.profile.Probe;
 import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.rest.profile.TemplateValues;
+import dfe.fetcher.rest.profile.WindowSpec;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.ProbeOutcome;
 import dfe.fetcher.source.SourceConnection;
@@ -76,7 +77,8 @@ public record RestConnection(
   public List<SourceUnit> units() {
     List<SourceUnit> units = new ArrayList<>();
     for (Endpoint endpoint : endpoints) {
-      TemplateValues values = TemplateValues.of(vars, endpoint.unit()).withKnown(endpoint.vars());
+      TemplateValues values =
+          TemplateValues.of(varsOf(endpoint.unit()), endpoint.unit()).withKnown(endpoint.vars());
       List<String> details = new ArrayList<>();
       details.add(
           "profile "
@@ -117,7 +119,10 @@ public record RestConnection(
               endpoint.rowKey(),
               // A queue unit commits no checkpoint: the provider keeps what is unacknowledged.
               endpoint.shape() == Shape.TAIL && endpoint.constructs().queue().isEmpty()
-                  ? Optional.of(Mark.Kind.WINDOW)
+                  ? Optional.of(
+                      endpoint.window().flatMap(WindowSpec::cursorAt).isPresent()
+                          ? Mark.Kind.FIELD_CURSOR
+                          : Mark.Kind.WINDOW)
                   : Optional.empty(),
               details,
               endpoint.origin(),
@@ -159,11 +164,23 @@ public record RestConnection(
    * all use, so {@code {{ unit.name }}} reads the same everywhere.
    */
   public String baseUrlOf(String unit) {
-    String base = baseUrl.render(TemplateValues.of(vars, unit));
+    String base = baseUrl.render(TemplateValues.of(varsOf(unit), unit));
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
     return base;
+  }
+
+  /**
+   * What {@code vars.*} reads for {@code unit}: the connection's {@code vars} with the unit's own
+   * ({@code units.<name>.vars}) over them.
+   */
+  public Map<String, String> varsOf(String unit) {
+    return endpoints.stream()
+        .filter(endpoint -> endpoint.unit().equals(unit))
+        .findFirst()
+        .map(endpoint -> endpoint.varsOver(vars))
+        .orElse(vars);
   }
 
   @Override

@@ -13,7 +13,9 @@ import dfe.fetcher.rest.profile.Probe;
 import dfe.fetcher.rest.profile.Template;
 import dfe.fetcher.rest.profile.TemplateException;
 import dfe.fetcher.rest.profile.TemplateValues;
+import dfe.fetcher.rest.profile.TemplateWindow;
 import dfe.fetcher.rest.profile.UriText;
+import dfe.fetcher.rest.profile.WindowSpec;
 import dfe.fetcher.source.ProbeOutcome;
 import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.config.SecretUnavailableException;
@@ -23,19 +25,24 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * One probe of an instance's credentials ({@code config-check --probe}): the profile's {@code
- * probe} request, sent once with the credentials and the profile's headers to the first enabled
- * unit's {@code base_url}, not retried and not redirected, bounded by the instance's longest {@code
- * timeout_secs}. The answer's body is discarded unread; nothing is landed and no checkpoint is
- * touched. The outcome names the request (an API key in its query masked) and the status or
- * failure, never a credential.
+ * probe} request, sent once with the credentials and the profile's headers to the {@code base_url}
+ * of the unit it names (else the first enabled unit's), not retried and not redirected, bounded by
+ * the instance's longest {@code timeout_secs}. The answer's body is discarded unread; nothing is
+ * landed and no checkpoint is touched. The outcome names the request (an API key in its query
+ * masked) and the status or failure, never a credential.
  */
 final class RestProbe {
+
+  /** How long a window the probe of a tail unit asks for: a minute, the least any API indexes. */
+  private static final Duration PROBE_WINDOW = Duration.ofMinutes(1);
 
   private final RestConnection connection;
   private final Probe probe;
@@ -49,11 +56,18 @@ final class RestProbe {
 
   ProbeOutcome send() throws InterruptedException {
     String unit =
-        connection.endpoints().stream()
-            .filter(Endpoint::enabled)
-            .map(Endpoint::unit)
-            .findFirst()
-            .orElse(connection.endpoints().isEmpty() ? "" : connection.endpoints().get(0).unit());
+        probe
+            .unit()
+            .orElseGet(
+                () ->
+                    connection.endpoints().stream()
+                        .filter(Endpoint::enabled)
+                        .map(Endpoint::unit)
+                        .findFirst()
+                        .orElse(
+                            connection.endpoints().isEmpty()
+                                ? ""
+                                : connection.endpoints().get(0).unit()));
     int timeout = OpenRestConnection.timeoutSecs(connection);
     HttpClient client;
     try {
@@ -79,8 +93,9 @@ final class RestProbe {
       HttpClient client, ScheduledExecutorService watchdog, String unit, int timeout)
       throws InterruptedException {
     URI target;
-    TemplateValues values = TemplateValues.of(connection.vars(), unit);
+    TemplateValues values;
     try {
+      values = values(unit);
       target = uri(baseUrl(unit, values), values);
     } catch (TemplateException | IllegalArgumentException e) {
       return new ProbeOutcome(
@@ -182,6 +197,29 @@ final class RestProbe {
             ? perUnit.credentials()
             : connection.credentials();
     return instance.narrowed(probe.auth());
+  }
+
+  /**
+   * What the probe's templates read: the connection's variables and the unit's name; when the probe
+   * names a tail unit, also that unit's computed variables and a one-minute window ending where the
+   * unit's next window would ({@code settle} behind now), in the unit's format.
+   */
+  private TemplateValues values(String unit) {
+    Optional<Endpoint> tail =
+        probe
+            .unit()
+            .flatMap(
+                name ->
+                    connection.endpoints().stream()
+                        .filter(e -> e.unit().equals(name) && e.window().isPresent())
+                        .findFirst());
+    if (tail.isEmpty()) {
+      return TemplateValues.of(connection.varsOf(unit), unit);
+    }
+    WindowSpec spec = tail.get().window().orElseThrow();
+    Instant end = runtime.clock().instant().minus(spec.settle());
+    TemplateWindow window = new TemplateWindow(end.minus(PROBE_WINDOW), end, spec.format());
+    return tail.get().values(connection.varsOf(unit), Optional.of(window));
   }
 
   /** base_url + the probe's path + its query, each value percent-encoded as a listing's are. */

@@ -64,6 +64,7 @@ public final class RestSourceFamily implements SourceFamily {
             CONNECTION_KEYS,
             ProfileKeys.AUTH_KEYS,
             ProfileKeys.UNIT_KEYS,
+            ProfileKeys.PROFILE_UNIT_KEYS,
             ProfileKeys.PROFILE_KEYS,
             ProfileKeys.PROFILE_AUTH_KEYS,
             ProfileKeys.RETRY_KEYS,

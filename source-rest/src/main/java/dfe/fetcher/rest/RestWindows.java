@@ -72,7 +72,14 @@ final class RestWindows implements RowSource {
     this.position =
         window
             .positionAt()
-            .map(pointer -> new WindowPosition(source, setting, pointer, window.format()));
+            .map(
+                pointer ->
+                    new WindowPosition(
+                        source,
+                        setting,
+                        pointer,
+                        window.format(),
+                        "the last record of the cut window"));
     this.clock = clock;
   }
 

@@ -44,6 +44,10 @@ class GcpPubSubProfileTest {
   }
 
   private RestConnection pubsub() throws Exception {
+    return pubsub("");
+  }
+
+  private RestConnection pubsub(String units) throws Exception {
     KeyPair keys = TestKeys.rsa();
     tokens = new JwtTokenEndpoint(keys.getPublic(), "assertion", "ya29.pubsub");
     server.on("/token", tokens.answer());
@@ -55,8 +59,9 @@ class GcpPubSubProfileTest {
         vars: {pubsub_url: "%s", project_id: acme-prod, subscription_id: audit-sub, max_messages: "2"}
         auth: {mode: jwt_bearer, token_url: "%s/token", issuer: reader@acme-prod.iam.example,
                private_key: "file:%s"}
+        %s
         """
-            .formatted(server.url(), server.url(), key),
+            .formatted(server.url(), server.url(), key, units),
         Map.of());
   }
 
@@ -124,5 +129,27 @@ class GcpPubSubProfileTest {
         .hasMessageContaining("User not authorized to perform this action.");
     assertThat(bodiesSentTo(ACK)).isEmpty();
     assertThat(bodiesSentTo(PULL)).hasSize(1);
+  }
+
+  @Test
+  void aUnitPerSubscriptionPullsAndAcknowledgesOnItsOwnSubscription() throws Exception {
+    String pull = "/v1/projects/acme-prod/subscriptions/dns-sub:pull";
+    String ack = "/v1/projects/acme-prod/subscriptions/dns-sub:acknowledge";
+    server.on(pull, ok("{\"receivedMessages\":[" + message("ack-9", "m9", "{}") + "]}"), ok("{}"));
+    server.on(ack, ok("{}"));
+    RestConnection connection =
+        pubsub(
+            "units: {audit: {endpoint: pull}, dns: {endpoint: pull, vars: {subscription_id:"
+                + " dns-sub}}}");
+
+    RestFixture.read(connection, "dns", Optional.empty(), Clock.systemUTC(), sink);
+
+    assertThat(connection.units())
+        .extracting(dfe.fetcher.source.SourceUnit::unit)
+        .containsExactly("audit", "dns");
+    assertThat(sink.records()).hasSize(1);
+    assertThat(bodiesSentTo(pull)).hasSize(2);
+    assertThat(bodiesSentTo(ack)).containsExactly("{\"ackIds\":[\"ack-9\"]}");
+    assertThat(bodiesSentTo(PULL)).isEmpty();
   }
 }

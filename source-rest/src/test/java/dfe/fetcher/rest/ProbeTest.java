@@ -158,8 +158,10 @@ class ProbeTest {
         RestFixture.connection(
             """
             topic: lab
-            profile: generic-json
-            vars: {base_url: "%s", path: /items}
+            profile:
+              base_url: "%s"
+              endpoints:
+                - {unit: items, shape: dump, path: /items, rows: {decoder: json_array}}
             """
                 .formatted(server.url()));
 
@@ -188,7 +190,7 @@ class ProbeTest {
             "config.yaml:4:56: sources.rest.lab.profile.probe.expect_status: must be a list of"
                 + " HTTP statuses, e.g. [200, 204]",
             "config.yaml:4:62: sources.rest.lab.profile.probe.colour: unknown key; allowed keys:"
-                + " method, path, query, expect_status, base_url, auth",
+                + " unit, method, path, query, expect_status, base_url, auth",
             "config.yaml:5:14: sources.rest.lab.profile.endpoints: needs at least one endpoint");
   }
 

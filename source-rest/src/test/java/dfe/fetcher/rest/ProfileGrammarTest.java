@@ -38,7 +38,7 @@ class ProfileGrammarTest {
         .containsExactly(
             "config.yaml:5:3: sources.rest.lab.profile.colour: unknown key; allowed keys: base_url,"
                 + " vars, auth, headers, retry, rate, errors, defaults, probe, endpoints,"
-                + " maturity",
+                + " units, maturity",
             "config.yaml:8:14: sources.rest.lab.profile.endpoints[0].shape: unknown shape"
                 + " 'snapshot'; one of dump, tail",
             "config.yaml:9:13: sources.rest.lab.profile.endpoints[0].path: reads {{ vars.tenant"
@@ -46,7 +46,7 @@ class ProfileGrammarTest {
             "config.yaml:10:23: sources.rest.lab.profile.endpoints[0].rows.decoder: unknown decoder"
                 + " 'xml'; one of json_array, ndjson, json_at, document, csv, lines, json",
             "config.yaml:11:24: sources.rest.lab.profile.endpoints[0].paginate.type: unknown pager"
-                + " 'infinite'; one of none, link_header, json_link, cursor, page_number, offset",
+                + " 'infinite'; one of none, link_header, json_link, header_link, cursor, page_number, offset",
             "config.yaml:15:22: sources.rest.lab.profile.endpoints[1].query.since: reads {{"
                 + " window.start }}, which only a tail endpoint has");
   }

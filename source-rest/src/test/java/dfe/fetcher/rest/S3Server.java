@@ -51,6 +51,7 @@ final class S3Server implements AutoCloseable {
   private final Map<String, NavigableMap<String, StoredObject>> buckets = new ConcurrentHashMap<>();
   private final Set<String> denied = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+  private final Map<String, Integer> slowDowns = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<String> refused = new ConcurrentLinkedQueue<>();
   private volatile int pageSize = 1000;
@@ -87,6 +88,15 @@ final class S3Server implements AutoCloseable {
   /** Answers the next {@code times} GetObjects of {@code bucket/key} with 500 InternalError. */
   S3Server failNext(String bucket, String key, int times) {
     failures.put("/" + bucket + "/" + key, times);
+    return this;
+  }
+
+  /**
+   * Answers the next {@code times} GetObjects of {@code bucket/key} with 503 SlowDown, S3's
+   * throttle ("Please reduce your request rate").
+   */
+  S3Server slowDownNext(String bucket, String key, int times) {
+    slowDowns.put("/" + bucket + "/" + key, times);
     return this;
   }
 
@@ -158,6 +168,12 @@ final class S3Server implements AutoCloseable {
         return;
       }
       String key = path.substring(slash + 1);
+      Integer slowing = slowDowns.get(path);
+      if (slowing != null && slowing > 0) {
+        slowDowns.put(path, slowing - 1);
+        error(exchange, 503, "SlowDown", "Please reduce your request rate.", "");
+        return;
+      }
       Integer failing = failures.get(path);
       if (failing != null && failing > 0) {
         failures.put(path, failing - 1);

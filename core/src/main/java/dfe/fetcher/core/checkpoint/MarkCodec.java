@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dfe.fetcher.core.row.CursorTokenMark;
 import dfe.fetcher.core.row.DumpResumeMark;
+import dfe.fetcher.core.row.FieldCursorMark;
 import dfe.fetcher.core.row.FileMark;
 import dfe.fetcher.core.row.FileTailMark;
 import dfe.fetcher.core.row.KeysetMark;
@@ -40,6 +41,8 @@ import java.util.stream.Collectors;
  * {"version":2,"mark":{"kind":"window","end":"2026-05-01T12:00:00Z",
  *  "after":{"key":"item-7","position":"2026-05-01T12:03:00Z"}}}
  * {"version":2,"mark":{"kind":"cursor_token","token":"..."}}
+ * {"version":2,"mark":{"kind":"field_cursor","greatest":"2026-05-01T12:00:00Z",
+ *  "near":[{"key":"evt-9","at":"2026-05-01T11:58:00Z"},{"key":"evt-10","at":"2026-05-01T12:00:00Z"}]}}
  * {"version":2,"mark":{"kind":"dump_resume","snapshot_id":"0190...","snapshot_at":"2026-05-01T12:00:00.123Z",
  *  "next_seq":"100000","last_key":[{"type":"integer","value":"100000"}],"anchor_ms":"1777636800123",
  *  "ended":false}}
@@ -142,6 +145,7 @@ public final class MarkCodec {
       case "cursor_token" -> cursorToken(mark);
       case "dump_resume" -> dumpResume(mark);
       case "file_tail" -> fileTail(mark);
+      case "field_cursor" -> fieldCursor(mark);
       default ->
           throw new UnreadableMarkException(
               "unknown mark kind (this build reads " + MARK_KINDS + ")");
@@ -198,6 +202,14 @@ public final class MarkCodec {
           fileNode.put("fingerprint", file.fingerprint());
           fileNode.put("path", file.path());
           fileNode.put("offset", Long.toString(file.offset()));
+        }
+      }
+      case FIELD_CURSOR -> {
+        FieldCursorMark cursor = (FieldCursorMark) mark;
+        node.put("greatest", cursor.greatest().toString());
+        ArrayNode near = node.putArray("near");
+        for (FieldCursorMark.Landed landed : cursor.near()) {
+          near.addObject().put("key", landed.key()).put("at", landed.at().toString());
         }
       }
     }
@@ -329,6 +341,18 @@ public final class MarkCodec {
       entries.add(new FileTailMark.TailedFile(fingerprint, text(file, "path"), offset));
     }
     return new FileTailMark(entries);
+  }
+
+  private static FieldCursorMark fieldCursor(JsonNode mark) throws UnreadableMarkException {
+    JsonNode near = mark.path("near");
+    if (!near.isArray()) {
+      throw new UnreadableMarkException("a field cursor mark needs a \"near\" list");
+    }
+    List<FieldCursorMark.Landed> landed = new ArrayList<>();
+    for (JsonNode entry : near) {
+      landed.add(new FieldCursorMark.Landed(text(entry, "key"), instant(entry, "at")));
+    }
+    return new FieldCursorMark(instant(mark, "greatest"), landed);
   }
 
   private static long number(JsonNode node, String field) throws UnreadableMarkException {

@@ -103,13 +103,15 @@ public final class Enrichment {
    * <p>A record {@link RawRecord#isCheckedObject() checked} to be one object, in which none of the
    * four keys can stand (no {@code _source} or {@code _timestamp_} in its bytes, and no {@code \\u}
    * escape that could spell one), is not parsed again: the fields go before its closing brace,
-   * which is what the parse would have found to do.
+   * which is what the parse would have found to do. A record {@link
+   * RawRecord#isWithoutEnrichmentNames() checked} by its source to hold no such name is not even
+   * looked at for one.
    */
   public static byte[] enrichRecord(RawRecord record, byte[] members) {
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(members, "members");
     byte[] json = record.bytes();
-    if (record.isCheckedObject() && !mayHoldAKey(json)) {
+    if (record.isCheckedObject() && (record.isWithoutEnrichmentNames() || !mayHoldAKey(json))) {
       return appendToCheckedObject(json, members);
     }
     TopLevel topLevel = TopLevel.read(json);

@@ -16,13 +16,20 @@ public final class RawRecord {
 
   private final byte[] json;
   private final boolean checkedObject;
+  private final boolean withoutEnrichmentNames;
   // Computed on first use; a race computes the same value twice, like String.hashCode.
   private long digest;
   private boolean digestKnown;
 
-  private RawRecord(byte[] json, boolean checkedObject, long digest, boolean digestKnown) {
+  private RawRecord(
+      byte[] json,
+      boolean checkedObject,
+      boolean withoutEnrichmentNames,
+      long digest,
+      boolean digestKnown) {
     this.json = Objects.requireNonNull(json, "json");
     this.checkedObject = checkedObject;
+    this.withoutEnrichmentNames = withoutEnrichmentNames;
     this.digest = digest;
     this.digestKnown = digestKnown;
   }
@@ -32,7 +39,7 @@ public final class RawRecord {
    * bytes are not parsed here; {@link #digest()} fails on bytes that are not one JSON value.
    */
   public static RawRecord of(byte[] json) {
-    return new RawRecord(json, false, 0, false);
+    return new RawRecord(json, false, false, 0, false);
   }
 
   /**
@@ -42,7 +49,18 @@ public final class RawRecord {
    * that validated or wrote the bytes itself may use it.
    */
   public static RawRecord ofCheckedObject(byte[] json) {
-    return new RawRecord(json, true, 0, false);
+    return new RawRecord(json, true, false, 0, false);
+  }
+
+  /**
+   * As {@link #ofCheckedObject}, and the caller has also checked that no top-level name of the
+   * object begins with {@code _source} or {@code _timestamp_}, the prefixes of the fields the
+   * enrichment adds, nor is written with an escape: the enrichment then appends its fields without
+   * looking at the bytes at all. A source that wrote the names itself, or scanned them while it
+   * validated the record, may use it.
+   */
+  public static RawRecord ofCheckedObjectWithoutEnrichmentNames(byte[] json) {
+    return new RawRecord(json, true, true, 0, false);
   }
 
   /** Wraps the UTF-8 encoding of {@code json}. */
@@ -52,12 +70,20 @@ public final class RawRecord {
 
   /** A record whose digest was computed while it was parsed, so it is not parsed twice. */
   static RawRecord withDigest(byte[] json, long digest) {
-    return new RawRecord(json, false, digest, true);
+    return new RawRecord(json, false, false, digest, true);
   }
 
   /** Whether the bytes were {@link #ofCheckedObject checked} to be one JSON object, trimmed. */
   public boolean isCheckedObject() {
     return checkedObject;
+  }
+
+  /**
+   * Whether the bytes were {@link #ofCheckedObjectWithoutEnrichmentNames checked} to hold no
+   * top-level name the enrichment's fields could collide with.
+   */
+  public boolean isWithoutEnrichmentNames() {
+    return withoutEnrichmentNames;
   }
 
   /** The bytes, not copied: callers must not change them. */

@@ -8,11 +8,18 @@ package dfe.fetcher.core.row;
  * <p>The vocabulary is closed: a file dump's item ({@link FileMark}), a database tail's key tuple
  * ({@link KeysetMark}), a REST window's end ({@link WindowMark}) and an API's cursor token ({@link
  * CursorTokenMark}), a resumable database dump's snapshot and key ({@link DumpResumeMark}) and a
- * file tail's offset per file ({@link FileTailMark}). Each unit reads one {@link Kind}; a
- * checkpoint of another kind is reported and treated as none.
+ * file tail's offset per file ({@link FileTailMark}) and a REST record-field cursor ({@link
+ * FieldCursorMark}). Each unit reads one {@link Kind}; a checkpoint of another kind is reported and
+ * treated as none.
  */
 public sealed interface Mark
-    permits FileMark, KeysetMark, WindowMark, CursorTokenMark, DumpResumeMark, FileTailMark {
+    permits FileMark,
+        KeysetMark,
+        WindowMark,
+        CursorTokenMark,
+        DumpResumeMark,
+        FileTailMark,
+        FieldCursorMark {
 
   Kind kind();
 
@@ -23,7 +30,8 @@ public sealed interface Mark
     WINDOW("window"),
     CURSOR_TOKEN("cursor_token"),
     DUMP_RESUME("dump_resume"),
-    FILE_TAIL("file_tail");
+    FILE_TAIL("file_tail"),
+    FIELD_CURSOR("field_cursor");
 
     private final String wireName;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dfe.fetcher.core.row.CursorTokenMark;
+import dfe.fetcher.core.row.FieldCursorMark;
 import dfe.fetcher.core.row.FileMark;
 import dfe.fetcher.core.row.FileTailMark;
 import dfe.fetcher.core.row.KeysetMark;
@@ -210,6 +211,27 @@ class MarkCodecTest {
     void aFileTailMarkWithoutFilesReadsBack() throws Exception {
       FileTailMark mark = new FileTailMark(List.of());
       assertThat(roundTrip(mark)).isEqualTo(mark);
+    }
+
+    @Test
+    void aFieldCursorMarkKeepsItsGreatestTimeAndTheRecordsNearItInOrder() throws Exception {
+      FieldCursorMark mark =
+          new FieldCursorMark(
+              Instant.parse("2026-05-01T12:00:00.123456789Z"),
+              List.of(
+                  new FieldCursorMark.Landed("evt \"9\"", Instant.parse("2026-05-01T11:58:00Z")),
+                  new FieldCursorMark.Landed(
+                      "evt-10", Instant.parse("2026-05-01T12:00:00.123456789Z"))));
+      assertThat(roundTrip(mark)).isEqualTo(mark);
+    }
+
+    @Test
+    void aFieldCursorMarkWithoutANearListIsUnreadable() {
+      assertThat(
+              messageOfDecoding(
+                  "{\"version\":2,\"mark\":{\"kind\":\"field_cursor\","
+                      + "\"greatest\":\"2026-05-01T12:00:00Z\"}}"))
+          .isEqualTo("a field cursor mark needs a \"near\" list");
     }
   }
 

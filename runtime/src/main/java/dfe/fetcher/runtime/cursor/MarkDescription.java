@@ -2,6 +2,7 @@ package dfe.fetcher.runtime.cursor;
 
 import dfe.fetcher.core.row.CursorTokenMark;
 import dfe.fetcher.core.row.DumpResumeMark;
+import dfe.fetcher.core.row.FieldCursorMark;
 import dfe.fetcher.core.row.FileMark;
 import dfe.fetcher.core.row.FileTailMark;
 import dfe.fetcher.core.row.KeysetMark;
@@ -40,6 +41,12 @@ public final class MarkDescription {
               + " characters (not shown)";
       case DUMP_RESUME -> dumpResume((DumpResumeMark) mark);
       case FILE_TAIL -> fileTail((FileTailMark) mark);
+      case FIELD_CURSOR ->
+          "records landed up to "
+              + ((FieldCursorMark) mark).greatest()
+              + " at the cursor field, "
+              + ((FieldCursorMark) mark).near().size()
+              + " of them within the lookback remembered";
     };
   }
 

@@ -18,8 +18,15 @@ public final class Problems {
 
   private final List<ConfigProblem> problems = new ArrayList<>();
 
+  /**
+   * Adds a problem; one found again (the same place, path and message: a profile's endpoint bound
+   * under several unit names) is kept once.
+   */
   public void add(ConfigOrigin origin, String path, String message) {
-    problems.add(new ConfigProblem(origin, path, message));
+    ConfigProblem problem = new ConfigProblem(origin, path, message);
+    if (!problems.contains(problem)) {
+      problems.add(problem);
+    }
   }
 
   public boolean isEmpty() {

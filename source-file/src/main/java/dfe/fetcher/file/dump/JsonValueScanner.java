@@ -27,10 +27,21 @@ public final class JsonValueScanner {
 
   private static final int MAX_DEPTH = FrameCodec.MAX_RECORD_DEPTH;
 
+  /** The bytes a string holds as they are: printable ASCII but {@code "} and {@code \\}. */
+  private static final boolean[] PLAIN = new boolean[256];
+
+  static {
+    for (int c = 0x20; c < 0x80; c++) {
+      PLAIN[c] = c != '"' && c != '\\';
+    }
+  }
+
   private final boolean[] inObject = new boolean[MAX_DEPTH + 1];
   private byte[] bytes;
   private int end;
   private int position;
+  private boolean escaped;
+  private boolean topLevelNameMayCollide;
 
   /** Whether {@code bytes[0, length)} is one JSON value, with whitespace around it at most. */
   public boolean isOneValue(byte[] bytes, int length) {
@@ -42,6 +53,7 @@ public final class JsonValueScanner {
     this.bytes = bytes;
     this.end = to;
     this.position = from;
+    this.topLevelNameMayCollide = false;
     try {
       skipWhitespace();
       if (!value()) {
@@ -52,6 +64,17 @@ public final class JsonValueScanner {
     } finally {
       this.bytes = null;
     }
+  }
+
+  /**
+   * After {@link #isOneValue} accepted an object: whether one of its top-level names begins with
+   * {@code _} or is written with an escape, so that a field added at its top level under a name
+   * beginning with {@code _} (a tailed line's {@code _file_path}, the enrichment's {@code
+   * _source_*}) might collide with it. False when none can, and for a value that is no object: the
+   * scan found it out on its way, so a caller need not look at the bytes again.
+   */
+  public boolean topLevelNameMayCollide() {
+    return topLevelNameMayCollide;
   }
 
   /**
@@ -77,7 +100,7 @@ public final class JsonValueScanner {
           if (position < end && bytes[position] == (object ? (byte) '}' : (byte) ']')) {
             position++;
             depth--;
-          } else if (!object || name()) {
+          } else if (!object || name(depth == 1)) {
             complete = false;
           } else {
             return false;
@@ -125,7 +148,7 @@ public final class JsonValueScanner {
         if (after == ',') {
           position++;
           skipWhitespace();
-          if (inObject[depth] && !name()) {
+          if (inObject[depth] && !name(depth == 1)) {
             return false;
           }
           break;
@@ -140,10 +163,18 @@ public final class JsonValueScanner {
     }
   }
 
-  /** A member's name and its colon, leaving the position at the member's value. */
-  private boolean name() {
+  /**
+   * A member's name and its colon, leaving the position at the member's value; a name of the
+   * top-level object that begins with {@code _} or holds an escape is noted.
+   */
+  private boolean name(boolean topLevel) {
+    int first = position + 1;
+    escaped = false;
     if (position >= end || bytes[position] != '"' || !string(MAX_NAME_BYTES, true)) {
       return false;
+    }
+    if (topLevel && (escaped || bytes[first] == '_')) {
+      topLevelNameMayCollide = true;
     }
     skipWhitespace();
     if (position >= end || bytes[position] != ':') {
@@ -162,6 +193,14 @@ public final class JsonValueScanner {
   private boolean string(int maxBytes, boolean name) {
     int start = ++position;
     while (position < end) {
+      // The common bytes first, in a loop of their own: printable ASCII but the quote and the
+      // backslash.
+      while (position < end && PLAIN[bytes[position] & 0xff]) {
+        position++;
+      }
+      if (position >= end) {
+        return false;
+      }
       int c = bytes[position] & 0xff;
       if (c == '"') {
         position++;
@@ -183,6 +222,7 @@ public final class JsonValueScanner {
   }
 
   private boolean escape(boolean name) {
+    escaped = true;
     if (position + 1 >= end) {
       return false;
     }

@@ -73,6 +73,7 @@ final class TailRecords {
   // "_file_path":"<path>","_file_offset": for the last path, written once per file, not per line.
   private String prefixPath;
   private byte[] fieldsPrefix;
+  private final byte[] digits = new byte[20];
 
   TailRecords(TailDecoder decoder) {
     this.decoder = decoder;
@@ -106,7 +107,7 @@ final class TailRecords {
     out.write(',');
     fields(out, path, offset);
     out.write('}');
-    return new Record(RawRecord.ofCheckedObject(out.toByteArray()));
+    return new Record(RawRecord.ofCheckedObjectWithoutEnrichmentNames(out.toByteArray()));
   }
 
   private Decoded json(byte[] line, int length, String path, long offset) {
@@ -124,8 +125,12 @@ final class TailRecords {
     if (from == to) {
       return new Blank();
     }
-    // The scanner checks UTF-8 strictly: a line it accepts needs no second look.
-    if (!scanner.isOneValue(line, from, to)) {
+    // The scanner checks UTF-8 strictly: a line it accepts needs no second look, and it tells on
+    // the way whether a top-level name could collide with the fields the tail and the enrichment
+    // add (all of which begin with '_'), so a line without one is not scanned for them again.
+    boolean scanned = scanner.isOneValue(line, from, to);
+    boolean namesClear = scanned && !scanner.topLevelNameMayCollide();
+    if (!scanned) {
       int invalid = Utf8.firstInvalid(line, length);
       if (invalid >= 0) {
         return notUtf8(invalid);
@@ -144,10 +149,10 @@ final class TailRecords {
       out.write(',');
       fields(out, path, offset);
       out.write('}');
-      return new Record(RawRecord.ofCheckedObject(out.toByteArray()));
+      return new Record(RawRecord.ofCheckedObjectWithoutEnrichmentNames(out.toByteArray()));
     }
     int copied = from;
-    for (Rename rename : renames(line, from, to)) {
+    for (Rename rename : namesClear ? List.<Rename>of() : renames(line, from, to)) {
       out.write(line, copied, rename.keyStart() - copied);
       string(out, rename.newName());
       copied = endOfString(line, rename.keyStart());
@@ -163,7 +168,11 @@ final class TailRecords {
     }
     fields(out, path, offset);
     out.write('}');
-    return new Record(RawRecord.ofCheckedObject(out.toByteArray()));
+    byte[] record = out.toByteArray();
+    return new Record(
+        namesClear
+            ? RawRecord.ofCheckedObjectWithoutEnrichmentNames(record)
+            : RawRecord.ofCheckedObject(record));
   }
 
   /** What is wrong with {@code value} as one JSON value; null when nothing is. */
@@ -273,7 +282,18 @@ final class TailRecords {
       prefixPath = path;
     }
     out.writeBytes(fieldsPrefix);
-    out.writeBytes(Long.toString(offset).getBytes(StandardCharsets.US_ASCII));
+    writeDecimal(out, offset);
+  }
+
+  /** {@code value} (at least 0) in decimal digits, written without a String between. */
+  private void writeDecimal(ByteArrayOutputStream out, long value) {
+    int at = digits.length;
+    long rest = value;
+    do {
+      digits[--at] = (byte) ('0' + rest % 10);
+      rest /= 10;
+    } while (rest > 0);
+    out.write(digits, at, digits.length - at);
   }
 
   private static void string(ByteArrayOutputStream out, String text) {

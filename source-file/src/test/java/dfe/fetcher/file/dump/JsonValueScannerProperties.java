@@ -131,6 +131,50 @@ class JsonValueScannerProperties {
     assertThat(parserAccepts(json)).isTrue();
   }
 
+  @Property(tries = 2000)
+  void aTopLevelNameBeginningWithAnUnderscoreIsAlwaysTold(
+      @ForAll("values") Object value, @ForAll boolean pretty) throws IOException {
+    byte[] json = written(value, pretty);
+
+    assertThat(scannerAccepts(json)).isTrue();
+    boolean underscore =
+        value instanceof Map<?, ?> map
+            && map.keySet().stream().anyMatch(key -> ((String) key).startsWith("_"));
+    boolean escaped =
+        value instanceof Map<?, ?> map
+            && map.keySet().stream()
+                .anyMatch(
+                    key -> ((String) key).chars().anyMatch(c -> c < 0x20 || c == '"' || c == '\\'));
+    if (underscore || escaped) {
+      assertThat(scanner.topLevelNameMayCollide())
+          .as(new String(json, StandardCharsets.UTF_8))
+          .isTrue();
+    } else {
+      assertThat(scanner.topLevelNameMayCollide())
+          .as(new String(json, StandardCharsets.UTF_8))
+          .isFalse();
+    }
+  }
+
+  @Example
+  void onlyTopLevelNamesCount() {
+    String[][] cases = {
+      {"{\"a\":1,\"b\":{\"_c\":2}}", "false"},
+      {"{\"a\":\"_b\"}", "false"},
+      {"[{\"_a\":1}]", "false"},
+      {"\"_a\"", "false"},
+      {"{\"_a\":1}", "true"},
+      {"{\"a\":1, \"_\":2}", "true"},
+      {"{\"\\u005fa\":1}", "true"},
+      {"{\"a\\n\":1}", "true"},
+    };
+    for (String[] c : cases) {
+      byte[] json = c[0].getBytes(StandardCharsets.UTF_8);
+      assertThat(scannerAccepts(json)).as(c[0]).isTrue();
+      assertThat(scanner.topLevelNameMayCollide()).as(c[0]).isEqualTo(Boolean.parseBoolean(c[1]));
+    }
+  }
+
   @Provide
   Arbitrary<Tuple.Tuple3<Integer, Integer, byte[]>> edits() {
     Arbitrary<byte[]> inserted =

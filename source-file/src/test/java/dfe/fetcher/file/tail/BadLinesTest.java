@@ -2,17 +2,26 @@ package dfe.fetcher.file.tail;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dfe.fetcher.core.enrich.Enrichment;
+import dfe.fetcher.core.enrich.EnrichmentFields;
+import dfe.fetcher.core.envelope.RawRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Lines that cannot be records go to the DLQ with their file and offset; the unit reads on. */
 class BadLinesTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
   private TailHarness tail;
@@ -139,6 +148,33 @@ class BadLinesTest {
     assertThat(tail.rows.get(0).get("_file_offset_original").asInt()).isEqualTo(7);
     assertThat(tail.rows.get(0).get("_file_offset").asLong()).isZero();
     assertThat(tail.rows.get(0).get("_file_path").asText()).isEqualTo(file.toString());
+  }
+
+  @Test
+  void onlyLinesWithoutATopLevelNameTheEnrichmentCouldCollideWithSkipItsLook() throws IOException {
+    tail = TailSpecs.in(dir, "*.log").decoder(TailDecoder.NDJSON).harness();
+    write(
+        "app.log",
+        "{\"n\":1}\n{\"_source\":\"mine\",\"n\":2}\n{\"a\":{\"_source\":1}}\n"
+            + "{\"\\u005fsource_fetcher\":3}\n[4]\n");
+
+    tail.read();
+
+    assertThat(tail.records)
+        .extracting(RawRecord::isWithoutEnrichmentNames)
+        .containsExactly(true, false, true, false, true);
+    EnrichmentFields fields = new EnrichmentFields(1L, 2L, "logs", "logs.app");
+    List<JsonNode> enriched = new ArrayList<>();
+    for (RawRecord record : tail.records) {
+      enriched.add(JSON.readTree(Enrichment.enrichRecord(record, fields)));
+    }
+    assertThat(enriched.get(0).get("_source").asText()).isEqualTo("logs");
+    assertThat(enriched.get(1).get("_source_original").asText()).isEqualTo("mine");
+    assertThat(enriched.get(1).get("_source").asText()).isEqualTo("logs");
+    assertThat(enriched.get(2).get("a").get("_source").asInt()).isEqualTo(1);
+    assertThat(enriched.get(3).get("_source_fetcher_original").asInt()).isEqualTo(3);
+    assertThat(enriched.get(3).get("_source_fetcher").asText()).isEqualTo("logs.app");
+    assertThat(enriched.get(4).get("_record").toString()).isEqualTo("[4]");
   }
 
   @Test

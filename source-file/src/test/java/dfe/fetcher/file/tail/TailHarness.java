@@ -2,6 +2,7 @@ package dfe.fetcher.file.tail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.FileTailMark;
 import dfe.fetcher.core.row.Mark;
@@ -104,6 +105,9 @@ final class TailHarness {
   /** Every row landed so far, as parsed JSON, in order. */
   final List<JsonNode> rows = new ArrayList<>();
 
+  /** Every row landed so far as the source handed it on, parallel to {@link #rows}. */
+  final List<RawRecord> records = new ArrayList<>();
+
   /** The mark each row carried (empty for most), parallel to {@link #rows}. */
   final List<Optional<Mark>> rowMarks = new ArrayList<>();
 
@@ -132,6 +136,7 @@ final class TailHarness {
           public void row(Row row) {
             try {
               rows.add(JSON.readTree(row.record().bytes()));
+              records.add(row.record());
             } catch (IOException e) {
               throw new UncheckedIOException(e);
             }

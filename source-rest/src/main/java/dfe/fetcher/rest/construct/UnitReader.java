@@ -241,7 +241,12 @@ public final class UnitReader {
       for (Object key :
           keyset
               .get()
-              .keys(source, connection.vars(), endpoint.unit(), keysRequest, cancellation)) {
+              .keys(
+                  source,
+                  connection.varsOf(endpoint.unit()),
+                  endpoint.unit(),
+                  keysRequest,
+                  cancellation)) {
         bound.add(Map.of("key", key));
       }
       LOG.debug("event=rest_keyset_read unit={} keys={}", source, bound.size());

@@ -16,6 +16,7 @@ public enum PagerType implements SectionVariant {
   NONE("none", List.of(), SinglePage::bind),
   LINK_HEADER("link_header", ends(), LinkHeaderPager::bind),
   JSON_LINK("json_link", ends("next_at"), JsonLinkPager::bind),
+  HEADER_LINK("header_link", ends("header"), HeaderLinkPager::bind),
   CURSOR("cursor", ends("from", "into", "join"), CursorPager::bind),
   PAGE_NUMBER("page_number", ends("param", "start", "total_pages_at"), PageNumberPager::bind),
   OFFSET(

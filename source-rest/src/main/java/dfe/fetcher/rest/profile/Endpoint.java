@@ -50,6 +50,9 @@ import java.util.Set;
  * @param window a tail endpoint's window
  * @param vars the endpoint's computed variables ({@code vars}, over the profile's {@code
  *     defaults.vars}), in the order they are evaluated, each read as {@code vars.<name>}
+ * @param unitVars the unit's own variables (a profile's or the instance's {@code
+ *     units.<name>.vars}), over the connection's: one endpoint run under several unit names reads
+ *     each unit's
  * @param constructs its {@code prelude} and {@code construct}: what it sends beside its listing
  * @param lister the object store whose listing this endpoint reads ({@code lister: s3}), or whose
  *     listed objects a manifest's item request reads: its pages and error answers are that store's
@@ -80,6 +83,7 @@ public record Endpoint(
     ErrorPolicy errors,
     Optional<WindowSpec> window,
     Map<String, Template> vars,
+    Map<String, String> unitVars,
     Constructs constructs,
     Optional<ListerType> lister,
     ConfigOrigin origin,
@@ -107,6 +111,7 @@ public record Endpoint(
     Objects.requireNonNull(errors, "errors");
     Objects.requireNonNull(window, "window");
     vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
+    unitVars = Collections.unmodifiableMap(new LinkedHashMap<>(unitVars));
     Objects.requireNonNull(constructs, "constructs");
     Objects.requireNonNull(lister, "lister");
     Objects.requireNonNull(origin, "origin");
@@ -153,6 +158,7 @@ public record Endpoint(
         errors,
         window,
         vars,
+        unitVars,
         constructs,
         lister,
         configPath);
@@ -184,6 +190,7 @@ public record Endpoint(
         errors,
         window,
         vars,
+        unitVars,
         constructs,
         lister,
         origin,
@@ -242,6 +249,16 @@ public record Endpoint(
    */
   public TemplateValues values(
       Map<String, String> connectionVars, Optional<TemplateWindow> at, Map<String, Object> bound) {
-    return TemplateValues.of(connectionVars, unit).with(at).withBound(bound).with(vars);
+    return TemplateValues.of(varsOver(connectionVars), unit).with(at).withBound(bound).with(vars);
+  }
+
+  /** {@code connectionVars} with the unit's own over them: what {@code vars.*} reads for it. */
+  public Map<String, String> varsOver(Map<String, String> connectionVars) {
+    if (unitVars.isEmpty()) {
+      return connectionVars;
+    }
+    Map<String, String> layered = new LinkedHashMap<>(connectionVars);
+    layered.putAll(unitVars);
+    return layered;
   }
 }

@@ -14,8 +14,8 @@ import dfe.fetcher.rest.page.Pager;
 import dfe.fetcher.rest.shape.RowShape;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.Section;
-import dfe.fetcher.source.config.UnitNames;
 import dfe.fetcher.source.config.YamlNode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,19 +23,20 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Binds a profile's {@code endpoints}, one unit each, with the instance's overrides under {@code
- * units} applied: method and body, path, query and headers as templates, the decoder, the pager,
- * the bounds, {@code fail_when}, the error policy ({@code errors}, over the profile's), and a tail
+ * Binds the units of a {@link UnitPlan}, each from its endpoint, its templates reading the unit's
+ * own {@code vars} over the connection's, with the instance's overrides under {@code units}
+ * applied: method and body, path, query and headers as templates, the decoder, the pager, the
+ * bounds, {@code fail_when}, the error policy ({@code errors}, over the profile's), and a tail
  * endpoint's window.
  */
 final class EndpointBinder {
 
   private final Section connection;
-  private final Map<String, Section> overrides;
   private final BindContext context;
   private final TemplateBinder templates;
   private final Section defaults;
-  private final Map<String, UnitAuth> unitAuth = new LinkedHashMap<>();
+  private final Map<String, UnitAuth> unitAuth;
+  private final Map<String, String> unitVars;
 
   private static final String QUEUE_READS_NO_WINDOW =
       "which a queue unit does not have: it reads no window (the provider keeps what is not"
@@ -46,16 +47,23 @@ final class EndpointBinder {
    *     and its {@code vars}, {@code query} and {@code headers} are merged under the endpoint's
    */
   EndpointBinder(
+      Section connection, BindContext context, TemplateBinder templates, Section defaults) {
+    this(connection, context, templates, defaults, new LinkedHashMap<>(), Map.of());
+  }
+
+  private EndpointBinder(
       Section connection,
-      Map<String, Section> overrides,
       BindContext context,
       TemplateBinder templates,
-      Section defaults) {
+      Section defaults,
+      Map<String, UnitAuth> unitAuth,
+      Map<String, String> unitVars) {
     this.connection = connection;
-    this.overrides = overrides;
     this.context = context;
     this.templates = templates;
     this.defaults = defaults;
+    this.unitAuth = unitAuth;
+    this.unitVars = unitVars;
   }
 
   /** Where {@code key} is read for {@code endpoint}: the endpoint, or else the defaults. */
@@ -68,30 +76,34 @@ final class EndpointBinder {
     return unitAuth;
   }
 
-  List<Endpoint> bind(Section profile) {
+  /** Each unit of {@code plan}, bound from its endpoint with its own variables. */
+  List<Endpoint> bind(Section profile, UnitPlan plan) {
     ErrorPolicyBinder.Settings profileErrors =
         ErrorPolicyBinder.profile(profile.section("errors", ProfileKeys.ERRORS_KEYS));
-    return UnitNames.bindEach(
-        profile,
-        "endpoints",
-        "endpoint",
-        ProfileKeys.ENDPOINT_KEYS,
-        "profile",
-        endpoint -> endpoint(endpoint, profileErrors),
-        Endpoint::unit);
+    List<Endpoint> bound = new ArrayList<>();
+    for (UnitPlan.Unit unit : plan.units()) {
+      EndpointBinder forUnit =
+          new EndpointBinder(
+              connection, context, templates.forUnit(unit.vars()), defaults, unitAuth, unit.vars());
+      bound.add(forUnit.endpoint(unit, profileErrors));
+    }
+    return bound;
   }
 
-  private Endpoint endpoint(Section endpoint, ErrorPolicyBinder.Settings profileErrors) {
-    String unit = endpoint.requiredName("unit");
+  private Endpoint endpoint(UnitPlan.Unit planned, ErrorPolicyBinder.Settings profileErrors) {
+    Section endpoint = planned.endpoint();
+    String unit = planned.name();
     Section override =
-        overrides.getOrDefault(
-            unit,
-            Section.of(
-                Optional.empty(),
-                endpoint.origin(),
-                Section.join(connection.pathOf("units"), unit),
-                ProfileKeys.UNIT_KEYS,
-                context.problems()));
+        planned
+            .override()
+            .orElseGet(
+                () ->
+                    Section.of(
+                        Optional.empty(),
+                        endpoint.origin(),
+                        Section.join(connection.pathOf("units"), unit),
+                        ProfileKeys.UNIT_KEYS,
+                        context.problems()));
     boolean enabled = override.bool("enabled", true);
     unitAuth.put(unit, UnitAuthBinder.bind(endpoint));
     Shape shape = endpoint.shape("shape");
@@ -220,7 +232,8 @@ final class EndpointBinder {
             errorAt,
             errorSettings,
             window,
-            computed.vars());
+            computed.vars(),
+            unitVars);
     Constructs constructs =
         new ConstructBinder(this, templates)
             .bind(constructOwner, from(endpoint, "prelude"), parent, scope);
@@ -239,10 +252,14 @@ final class EndpointBinder {
     }
     if (!constructs.isEmpty()
         && (constructs.keyset().isPresent() || constructs.second().isPresent())
-        && window.flatMap(WindowSpec::positionAt).isPresent()) {
+        && (window.flatMap(WindowSpec::positionAt).isPresent()
+            || window.flatMap(WindowSpec::cursorAt).isPresent())) {
       endpoint.report(
           endpoint.originOf("window"),
-          endpoint.pathOf("window") + ".position_at",
+          endpoint.pathOf("window")
+              + (window.flatMap(WindowSpec::positionAt).isPresent()
+                  ? ".position_at"
+                  : ".cursor_at"),
           "does not combine with construct.keyset, construct.lookup or construct.manifest: the"
               + " rows that land are not the listing's, in its order; leave it out (a manifest's"
               + " key and position give each item a checkpoint instead)");
@@ -272,14 +289,17 @@ final class EndpointBinder {
             errors,
             window,
             computed.vars(),
+            unitVars,
             constructs,
             lister,
             endpoint.originOf("unit"),
             endpoint.pathOf("unit"));
     templates.tryRendering(bound, endpoint);
     Set<String> read = bound.placeholders();
+    // A record-field cursor needs no time filter: it tells what is new by the records' own time.
     if (window.isPresent()
         && lister.isEmpty()
+        && window.get().cursorAt().isEmpty()
         && !read.contains("window.start")
         && !read.contains("window.end")) {
       endpoint.report(
@@ -307,7 +327,8 @@ final class EndpointBinder {
       Optional<String> errorAt,
       ErrorPolicyBinder.Settings errors,
       Optional<WindowSpec> window,
-      Map<String, Template> vars) {}
+      Map<String, Template> vars,
+      Map<String, String> unitVars) {}
 
   /**
    * A construct's request (a prelude's, the keyset's, a lookup's, a manifest item's), bound as an
@@ -414,6 +435,7 @@ final class EndpointBinder {
             errors,
             parent.window(),
             vars,
+            parent.unitVars(),
             Constructs.NONE,
             Optional.empty(),
             request.origin(),

@@ -75,26 +75,14 @@ public final class ProfileBinder {
     Section profileAuth = profile.section("auth", ProfileKeys.PROFILE_AUTH_KEYS);
     Credentials credentials = new CredentialsBinder(connection, context).bind(profileAuth);
     Section defaults = profile.section("defaults", ProfileKeys.DEFAULTS_KEYS);
-    EndpointBinder endpointBinder =
-        new EndpointBinder(connection, overrides, context, templates, defaults);
-    List<Endpoint> endpoints = endpointBinder.bind(profile);
+    EndpointBinder endpointBinder = new EndpointBinder(connection, context, templates, defaults);
+    UnitPlan plan = UnitPlan.of(profile, overrides, context.problems());
+    List<Endpoint> endpoints = endpointBinder.bind(profile, plan);
     credentials = PerUnitCredentials.wrap(credentials, endpointBinder.unitAuth());
     Optional<Probe> probe =
         profile.node("probe").isPresent()
-            ? probe(profile.section("probe", ProfileKeys.PROBE_KEYS), templates)
+            ? probe(profile.section("probe", ProfileKeys.PROBE_KEYS), templates, endpoints)
             : Optional.empty();
-    for (Map.Entry<String, Section> override : overrides.entrySet()) {
-      if (endpoints.stream().noneMatch(e -> e.unit().equals(override.getKey()))) {
-        Section unit = override.getValue();
-        unit.report(
-            unit.origin(),
-            unit.path(),
-            "the profile has no unit '"
-                + override.getKey()
-                + "'; its units: "
-                + String.join(", ", endpoints.stream().map(Endpoint::unit).toList()));
-      }
-    }
     RestConnection bound =
         new RestConnection(
             id,
@@ -129,7 +117,7 @@ public final class ProfileBinder {
         continue;
       }
       checkBaseUrl(rendered).filter(reported::add).ifPresent(this::reportBaseUrl);
-      TemplateValues values = TemplateValues.of(bound.vars(), unit);
+      TemplateValues values = TemplateValues.of(bound.varsOf(unit), unit);
       bound
           .headers()
           .forEach(
@@ -173,11 +161,23 @@ public final class ProfileBinder {
   }
 
   /**
-   * The profile's {@code probe}, its templates over the connection's variables; empty when the
-   * profile names none.
+   * The profile's {@code probe}, its templates over the connection's variables (and the window's
+   * bounds when it names a tail unit); empty when the profile names none.
    */
-  private static Optional<Probe> probe(Section probe, TemplateBinder templates) {
-    TemplateScope scope = templates.scope(false);
+  private static Optional<Probe> probe(
+      Section probe, TemplateBinder templates, List<Endpoint> endpoints) {
+    Optional<String> unit = probe.string("unit");
+    Optional<Endpoint> named =
+        unit.flatMap(name -> endpoints.stream().filter(e -> e.unit().equals(name)).findFirst());
+    if (unit.isPresent() && named.isEmpty()) {
+      probe.report(
+          "unit",
+          "the profile has no unit '"
+              + unit.get()
+              + "'; its units: "
+              + String.join(", ", endpoints.stream().map(Endpoint::unit).toList()));
+    }
+    TemplateScope scope = templates.scope(named.flatMap(Endpoint::window).isPresent());
     Optional<Template> path = templates.template(probe, "path", scope, true);
     path.flatMap(template -> UriPathCheck.problem(template.text()))
         .ifPresent(problem -> probe.report("path", problem));
@@ -212,9 +212,10 @@ public final class ProfileBinder {
         probe.report("expect_status", "must be a list of HTTP statuses, e.g. [200, 204]");
       }
     }
-    Optional<Template> baseUrl = templates.template(probe, "base_url", scope, false);
+    Optional<Template> baseUrl =
+        templates.template(probe, "base_url", templates.scope(false), false);
     UnitAuth auth = UnitAuthBinder.bind(probe);
-    return path.map(p -> new Probe(method, p, query, expect, baseUrl, auth));
+    return path.map(p -> new Probe(unit, method, p, query, expect, baseUrl, auth));
   }
 
   private static RetryPolicy retry(Section retry) {

@@ -15,7 +15,19 @@ public final class ProfileKeys {
   public static final List<String> AUTH_KEYS = AuthMode.sectionKeys();
   public static final List<String> UNIT_KEYS =
       List.of(
-          "enabled", "max_pages", "max_page_bytes", "timeout_secs", "query", "lookback", "settle");
+          "enabled",
+          "endpoint",
+          "vars",
+          "max_pages",
+          "max_page_bytes",
+          "timeout_secs",
+          "query",
+          "lookback",
+          "settle");
+
+  /** A profile's {@code units}: a unit that runs one of its endpoints with variables of its own. */
+  public static final List<String> PROFILE_UNIT_KEYS = List.of("endpoint", "vars");
+
   public static final List<String> PROFILE_KEYS =
       List.of(
           "base_url",
@@ -28,6 +40,7 @@ public final class ProfileKeys {
           "defaults",
           "probe",
           "endpoints",
+          "units",
           "maturity");
   public static final List<String> PROFILE_AUTH_KEYS =
       List.of(
@@ -86,7 +99,7 @@ public final class ProfileKeys {
           "construct");
 
   public static final List<String> PROBE_KEYS =
-      List.of("method", "path", "query", "expect_status", "base_url", "auth");
+      List.of("unit", "method", "path", "query", "expect_status", "base_url", "auth");
   public static final List<String> ROWS_KEYS =
       List.of("decoder", "at", "allow_missing", "gzip", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();
@@ -95,7 +108,8 @@ public final class ProfileKeys {
   public static final List<String> CONSTRUCT_KEYS = ConstructType.names();
 
   public static final List<String> WINDOW_KEYS =
-      List.of("format", "lookback", "step", "settle", "position_at");
+      List.of(
+          "format", "lookback", "step", "settle", "position_at", "cursor_at", "cursor_lookback");
 
   private ProfileKeys() {}
 }

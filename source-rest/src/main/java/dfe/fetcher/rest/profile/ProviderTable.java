@@ -37,14 +37,7 @@ public final class ProviderTable {
         continue;
       }
       YamlNode.Mapping profile = profile(name);
-      List<String> units = new ArrayList<>();
-      if (child(profile, "endpoints").orElse(null) instanceof YamlNode.Sequence endpoints) {
-        for (YamlNode endpoint : endpoints.items()) {
-          if (endpoint instanceof YamlNode.Mapping mapping) {
-            child(mapping, "unit").map(ProviderTable::text).ifPresent(units::add);
-          }
-        }
-      }
+      List<String> units = units(profile);
       List<String> modes = new ArrayList<>();
       if (child(profile, "auth").orElse(null) instanceof YamlNode.Mapping auth
           && child(auth, "accepts").orElse(null) instanceof YamlNode.Sequence accepts) {
@@ -67,6 +60,39 @@ public final class ProviderTable {
           .append(" |\n");
     }
     return table.toString();
+  }
+
+  /**
+   * The profile's units as {@link UnitPlan} names them: each endpoint under its own name, or under
+   * the names of the profile's {@code units} that instantiate it.
+   */
+  private static List<String> units(YamlNode.Mapping profile) {
+    List<YamlNode.Entry> named =
+        child(profile, "units").orElse(null) instanceof YamlNode.Mapping mapping
+            ? mapping.entries()
+            : List.of();
+    List<String> units = new ArrayList<>();
+    if (child(profile, "endpoints").orElse(null) instanceof YamlNode.Sequence endpoints) {
+      for (YamlNode endpoint : endpoints.items()) {
+        if (!(endpoint instanceof YamlNode.Mapping mapping)) {
+          continue;
+        }
+        Optional<String> name = child(mapping, "unit").map(ProviderTable::text);
+        if (name.isEmpty()) {
+          continue;
+        }
+        List<String> instances =
+            named.stream()
+                .filter(
+                    unit ->
+                        unit.value() instanceof YamlNode.Mapping fields
+                            && child(fields, "endpoint").map(ProviderTable::text).equals(name))
+                .map(YamlNode.Entry::key)
+                .toList();
+        units.addAll(instances.isEmpty() ? List.of(name.get()) : instances);
+      }
+    }
+    return units;
   }
 
   private static YamlNode.Mapping profile(String name) {

@@ -41,6 +41,8 @@ public final class ShippedProfiles {
           "duo",
           "onepassword",
           "gcp_pubsub",
+          "m365",
+          "object_store",
           "crates_io",
           "pypi",
           "go_modules",

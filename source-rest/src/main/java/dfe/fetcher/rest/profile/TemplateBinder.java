@@ -24,17 +24,39 @@ final class TemplateBinder {
 
   private final String varsPath;
   private final Map<String, String> vars;
+  private final Set<String> unitVars;
 
   /**
    * @param varsPath the instance's {@code vars}, where a missing variable is to be set
    * @param vars every variable, as bound
    */
   TemplateBinder(String varsPath, Map<String, String> vars) {
-    this.varsPath = varsPath;
-    this.vars = vars;
+    this(varsPath, vars, Set.of());
   }
 
-  /** Every variable, as bound: the profile's defaults under the instance's {@code vars}. */
+  private TemplateBinder(String varsPath, Map<String, String> vars, Set<String> unitVars) {
+    this.varsPath = varsPath;
+    this.vars = vars;
+    this.unitVars = unitVars;
+  }
+
+  /**
+   * This binder for one unit whose own {@code vars} go over the connection's: its templates read
+   * them, and an endpoint's computed variable of the same name gives way to the unit's.
+   */
+  TemplateBinder forUnit(Map<String, String> own) {
+    if (own.isEmpty()) {
+      return this;
+    }
+    Map<String, String> layered = new LinkedHashMap<>(vars);
+    layered.putAll(own);
+    return new TemplateBinder(varsPath, layered, Set.copyOf(own.keySet()));
+  }
+
+  /**
+   * Every variable, as bound: the profile's defaults under the instance's {@code vars}, and for one
+   * unit its own over them.
+   */
   Map<String, String> vars() {
     return vars;
   }
@@ -124,7 +146,10 @@ final class TemplateBinder {
     for (Section section : sections) {
       for (YamlNode.Entry entry : section.namedEntries("vars").orElse(List.of())) {
         String at = Section.join(section.pathOf("vars"), entry.key());
-        if (vars.containsKey(entry.key())) {
+        if (unitVars.contains(entry.key())) {
+          // The unit's own value is the last layer: the endpoint's template gives way to it.
+          written.remove(entry.key());
+        } else if (vars.containsKey(entry.key())) {
           section.report(
               entry.keyOrigin(),
               at,

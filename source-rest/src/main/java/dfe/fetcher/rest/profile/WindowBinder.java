@@ -53,7 +53,24 @@ final class WindowBinder {
       window.report("step", "must be above 0");
     }
     Optional<String> positionAt = JsonPointerSetting.read(window, "position_at");
-    return new WindowSpec(format, lookback, step, settle, positionAt);
+    Optional<String> cursorAt = JsonPointerSetting.read(window, "cursor_at");
+    Duration cursorLookback = duration(window, "cursor_lookback").orElse(Duration.ZERO);
+    if (cursorAt.isPresent() && positionAt.isPresent()) {
+      window.report(
+          "cursor_at",
+          "does not combine with position_at: a record-field cursor already goes on from the"
+              + " greatest time landed; leave position_at out");
+    }
+    if (cursorAt.isPresent() && step.isPresent()) {
+      window.report(
+          "cursor_at",
+          "does not combine with step: a record-field cursor reads from its greatest time to now"
+              + " in one listing; leave step out");
+    }
+    if (cursorAt.isEmpty() && window.node("cursor_lookback").isPresent()) {
+      window.report("cursor_lookback", "is read only with cursor_at");
+    }
+    return new WindowSpec(format, lookback, step, settle, positionAt, cursorAt, cursorLookback);
   }
 
   private static Optional<Duration> duration(Section section, String key) {

@@ -14,13 +14,20 @@ import java.util.Optional;
  * @param positionAt a JSON pointer to the time a record carries, which the API orders the window's
  *     listing by (ascending): a window cut short at {@code max_pages} commits its last record's
  *     time and the next tick goes on from there ({@code window.position_at})
+ * @param cursorAt a JSON pointer to the time a record carries, which the unit keeps its checkpoint
+ *     by instead of the window's end ({@code window.cursor_at}): the greatest time landed, each
+ *     tick asking from there less {@code cursorLookback}
+ * @param cursorLookback how far before the greatest time landed each tick asks again, for records
+ *     an API indexes late; those landed already are not landed again
  */
 public record WindowSpec(
     TimeFormat format,
     Duration lookback,
     Optional<Duration> step,
     Duration settle,
-    Optional<String> positionAt) {
+    Optional<String> positionAt,
+    Optional<String> cursorAt,
+    Duration cursorLookback) {
 
   public WindowSpec {
     Objects.requireNonNull(format, "format");
@@ -28,5 +35,7 @@ public record WindowSpec(
     Objects.requireNonNull(step, "step");
     Objects.requireNonNull(settle, "settle");
     Objects.requireNonNull(positionAt, "positionAt");
+    Objects.requireNonNull(cursorAt, "cursorAt");
+    Objects.requireNonNull(cursorLookback, "cursorLookback");
   }
 }

@@ -15,6 +15,7 @@ class PagerTypeTest {
             "has_more",
             "stop_when",
             "next_at",
+            "header",
             "from",
             "into",
             "join",
@@ -32,6 +33,7 @@ class PagerTypeTest {
     assertThat(PagerType.named("page_number")).hasValue(PagerType.PAGE_NUMBER);
     assertThat(PagerType.named("PAGE_NUMBER")).isEmpty();
     assertThat(PagerType.names())
-        .containsExactly("none", "link_header", "json_link", "cursor", "page_number", "offset");
+        .containsExactly(
+            "none", "link_header", "json_link", "header_link", "cursor", "page_number", "offset");
   }
 }
