@@ -30,7 +30,11 @@ import java.util.Optional;
  */
 public record FileConnection(String id, List<FileUnit> fileUnits) implements SourceConnection {
 
-  /** A tail unit's read-ahead: at most this many calls of its source wait for the tick's thread. */
+  /**
+   * A unit's read-ahead (a dump's and a tail's alike): its files are read, split and checked on a
+   * thread of their own, ahead of the envelope, the enrichment and the transport's send on the
+   * tick's thread; at most this many calls of its source wait for the tick's thread.
+   */
   static final int READ_AHEAD_CALLS = 2048;
 
   /** ... and at most this many bytes of rows. */
@@ -110,8 +114,6 @@ public record FileConnection(String id, List<FileUnit> fileUnits) implements Sou
             new FileTailSource(
                 unit.tail().get(), runtime.clock(), runtime.metrics(), id + "." + unit.unit());
         tails.add(tail);
-        // Lines are read and checked on a thread of their own, ahead of the enrichment and the
-        // transport's send on the tick's thread.
         sources.put(
             unit.unit(),
             new ReadAhead(
@@ -122,11 +124,15 @@ public record FileConnection(String id, List<FileUnit> fileUnits) implements Sou
       } else {
         sources.put(
             unit.unit(),
-            new FileDumpSource(
-                unit.dump().get(),
-                runtime.clock(),
-                runtime.oversize(),
-                unit.rowKey().map(RowKey::at)));
+            new ReadAhead(
+                new FileDumpSource(
+                    unit.dump().get(),
+                    runtime.clock(),
+                    runtime.oversize(),
+                    unit.rowKey().map(RowKey::at)),
+                "dfe-read-ahead-" + id + "." + unit.unit(),
+                READ_AHEAD_CALLS,
+                READ_AHEAD_BYTES));
       }
     }
     return new OpenConnection() {

@@ -81,7 +81,8 @@ final class OpenRestConnection implements OpenConnection {
                       runtime.clock(),
                       watchdog,
                       runtime.metrics(),
-                      budget));
+                      budget,
+                      connection.quota()));
       String source = connection.id() + "." + endpoint.unit();
       UnitReader reader =
           new UnitReader(

@@ -6,6 +6,7 @@ import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.construct.Constructs;
 import dfe.fetcher.rest.http.ConnectionBudget;
+import dfe.fetcher.rest.http.QuotaHeaders;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.DurationText;
 import dfe.fetcher.rest.profile.Endpoint;
@@ -38,6 +39,7 @@ import java.util.OptionalDouble;
  * @param vars the profile's defaults overridden by the instance's {@code vars}
  * @param headers sent with every request of every endpoint
  * @param retry how failed requests are tried again
+ * @param quota the response headers the profile's {@code quota.headers} reads into gauges
  * @param requestsPerSec the rate every request of a unit shares; empty for no limit
  * @param budget the instance's {@code rate} and {@code max_concurrent_requests}, which all its
  *     units share
@@ -52,6 +54,7 @@ public record RestConnection(
     Map<String, String> vars,
     Map<String, Template> headers,
     RetryPolicy retry,
+    QuotaHeaders quota,
     OptionalDouble requestsPerSec,
     ConnectionBudget budget,
     Credentials credentials,
@@ -66,6 +69,7 @@ public record RestConnection(
     vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
     headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     Objects.requireNonNull(retry, "retry");
+    Objects.requireNonNull(quota, "quota");
     Objects.requireNonNull(requestsPerSec, "requestsPerSec");
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(credentials, "credentials");

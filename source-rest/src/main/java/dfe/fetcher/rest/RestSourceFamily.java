@@ -3,6 +3,7 @@ package dfe.fetcher.rest;
 import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.construct.ConstructType;
 import dfe.fetcher.rest.http.ConnectionBudget;
+import dfe.fetcher.rest.http.QuotaHeaders;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.rest.profile.ProfileBinder;
 import dfe.fetcher.rest.profile.ProfileKeys;
@@ -69,6 +70,8 @@ public final class RestSourceFamily implements SourceFamily {
             ProfileKeys.PROFILE_AUTH_KEYS,
             ProfileKeys.RETRY_KEYS,
             ProfileKeys.RATE_KEYS,
+            ProfileKeys.QUOTA_KEYS,
+            ProfileKeys.QUOTA_HEADER_KEYS,
             ProfileKeys.CONNECTION_RATE_KEYS,
             ProfileKeys.ERRORS_KEYS,
             ProfileKeys.DEFAULTS_KEYS,
@@ -157,6 +160,7 @@ public final class RestSourceFamily implements SourceFamily {
         Map.of(),
         Map.of(),
         RetryPolicy.DEFAULT,
+        QuotaHeaders.NONE,
         OptionalDouble.empty(),
         ConnectionBudget.NONE,
         Credentials.none(),

@@ -37,8 +37,8 @@ class ProfileGrammarTest {
     assertThat(problems)
         .containsExactly(
             "config.yaml:5:3: sources.rest.lab.profile.colour: unknown key; allowed keys: base_url,"
-                + " vars, auth, headers, retry, rate, errors, defaults, probe, endpoints,"
-                + " units, maturity",
+                + " vars, auth, headers, retry, rate, quota, errors, defaults, probe,"
+                + " endpoints, units, maturity",
             "config.yaml:8:14: sources.rest.lab.profile.endpoints[0].shape: unknown shape"
                 + " 'snapshot'; one of dump, tail",
             "config.yaml:9:13: sources.rest.lab.profile.endpoints[0].path: reads {{ vars.tenant"

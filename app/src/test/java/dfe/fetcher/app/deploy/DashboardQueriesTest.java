@@ -111,6 +111,7 @@ class DashboardQueriesTest {
                   profile:
                     base_url: "http://127.0.0.1:%d"
                     retry: {max_retries: 3, initial_backoff_ms: 10, max_backoff_ms: 100}
+                    quota: {headers: {limit: X-RateLimit-Limit, reset: X-RateLimit-Reset}}
                     endpoints:
                       - unit: items
                         shape: dump
@@ -288,6 +289,8 @@ class DashboardQueriesTest {
             body = "[{\"id\":\"a\"},{\"id\":\"b\"}]".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.getResponseHeaders().set("X-RateLimit-Remaining", "4999");
+            exchange.getResponseHeaders().set("X-RateLimit-Limit", "5000");
+            exchange.getResponseHeaders().set("X-RateLimit-Reset", "60");
             exchange.sendResponseHeaders(200, body.length);
           }
           try (OutputStream out = exchange.getResponseBody()) {

@@ -192,6 +192,7 @@ class MetricsManifestTest {
                   profile:
                     base_url: "http://127.0.0.1:%d"
                     retry: {max_retries: 3, initial_backoff_ms: 10, max_backoff_ms: 100}
+                    quota: {headers: {limit: X-RateLimit-Limit, reset: X-RateLimit-Reset}}
                     endpoints:
                       - unit: items
                         shape: dump
@@ -319,8 +320,8 @@ class MetricsManifestTest {
   }
 
   /**
-   * A REST API whose first answer is 429, then a JSON array of two records with the quota left; and
-   * a listing whose next page is on another origin.
+   * A REST API whose first answer is 429, then a JSON array of two records with the quota left, its
+   * limit and its reset; and a listing whose next page is on another origin.
    */
   private int startApi() throws IOException {
     AtomicInteger requests = new AtomicInteger();
@@ -337,6 +338,8 @@ class MetricsManifestTest {
             body = "[{\"id\":\"a\"},{\"id\":\"b\"}]".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.getResponseHeaders().set("X-RateLimit-Remaining", "4999");
+            exchange.getResponseHeaders().set("X-RateLimit-Limit", "5000");
+            exchange.getResponseHeaders().set("X-RateLimit-Reset", "60");
             exchange.sendResponseHeaders(200, body.length);
           }
           try (OutputStream out = exchange.getResponseBody()) {

@@ -103,9 +103,24 @@ public final class MetricNames {
   /**
    * Label {@code source}, a gauge: the requests the API says are left in its current rate-limit
    * window, as a REST unit's last response with {@code X-RateLimit-Remaining}, {@code
-   * X-Rate-Limit-Remaining} or {@code RateLimit-Remaining} reported it.
+   * X-Rate-Limit-Remaining} or {@code RateLimit-Remaining} reported it, or with the header a
+   * profile's {@code quota.headers.remaining} names.
    */
   public static final String API_QUOTA_REMAINING = "dfe_fetcher_api_quota_remaining";
+
+  /**
+   * Label {@code source}, a gauge: the requests the API says its current rate-limit window allows,
+   * from the header a profile's {@code quota.headers.limit} names, as the unit's last answer with
+   * it said.
+   */
+  public static final String API_QUOTA_LIMIT = "dfe_fetcher_api_quota_limit";
+
+  /**
+   * Label {@code source}, a gauge: the seconds until the API's rate-limit window resets, from the
+   * header a profile's {@code quota.headers.reset} names (seconds from now as sent, or epoch
+   * seconds counted down), as the unit's last answer with it said.
+   */
+  public static final String API_QUOTA_RESET_SECONDS = "dfe_fetcher_api_quota_reset_seconds";
 
   /**
    * Label {@code source}: requests a REST unit sent to an origin its credentials do not go to (a

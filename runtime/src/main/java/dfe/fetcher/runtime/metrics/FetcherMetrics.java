@@ -50,6 +50,8 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOut
   private final Counter outputFileRotations;
   private final Counter outputFilesDeleted;
   private final Gauge apiQuotaRemaining;
+  private final Gauge apiQuotaLimit;
+  private final Gauge apiQuotaResetSeconds;
   private final Counter restCredentialsWithheld;
   private final UnitFreshness freshness;
   private final ConcurrentHashMap<String, Long> announcedRows = new ConcurrentHashMap<>();
@@ -222,6 +224,18 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOut
             .help("Requests the API says are left in its rate-limit window, as last reported")
             .labelNames("source")
             .register(registry);
+    apiQuotaLimit =
+        Gauge.builder()
+            .name(MetricNames.API_QUOTA_LIMIT)
+            .help("Requests the API says its rate-limit window allows, as last reported")
+            .labelNames("source")
+            .register(registry);
+    apiQuotaResetSeconds =
+        Gauge.builder()
+            .name(MetricNames.API_QUOTA_RESET_SECONDS)
+            .help("Seconds until the API's rate-limit window resets, as last reported")
+            .labelNames("source")
+            .register(registry);
     restCredentialsWithheld =
         Counter.builder()
             .name(MetricNames.REST_CREDENTIALS_WITHHELD)
@@ -328,11 +342,18 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOut
     }
   }
 
-  /** A source's gauges (a REST unit's quota left); a name this build does not keep is ignored. */
+  /**
+   * A source's gauges (a REST unit's quota left, its size, its reset); a name this build does not
+   * keep is ignored.
+   */
   @Override
   public void set(String name, String source, double value) {
     if (name.equals(MetricNames.API_QUOTA_REMAINING)) {
       apiQuotaRemaining.labelValues(source).set(value);
+    } else if (name.equals(MetricNames.API_QUOTA_LIMIT)) {
+      apiQuotaLimit.labelValues(source).set(value);
+    } else if (name.equals(MetricNames.API_QUOTA_RESET_SECONDS)) {
+      apiQuotaResetSeconds.labelValues(source).set(value);
     }
   }
 

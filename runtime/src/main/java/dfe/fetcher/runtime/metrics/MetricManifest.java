@@ -133,7 +133,20 @@ public final class MetricManifest {
               Type.GAUGE,
               List.of("source"),
               "the requests a REST API says are left in its rate-limit window, as its last answer"
-                  + " with X-RateLimit-Remaining (or its kin) said"),
+                  + " with X-RateLimit-Remaining (or its kin, or the profile's"
+                  + " quota.headers.remaining) said"),
+          new Series(
+              MetricNames.API_QUOTA_LIMIT,
+              Type.GAUGE,
+              List.of("source"),
+              "the requests a REST API says its rate-limit window allows, as its last answer with"
+                  + " the profile's quota.headers.limit header said"),
+          new Series(
+              MetricNames.API_QUOTA_RESET_SECONDS,
+              Type.GAUGE,
+              List.of("source"),
+              "seconds until a REST API's rate-limit window resets, as its last answer with the"
+                  + " profile's quota.headers.reset header said"),
           new Series(
               MetricNames.REST_CREDENTIALS_WITHHELD,
               Type.COUNTER,

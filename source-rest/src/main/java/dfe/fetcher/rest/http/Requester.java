@@ -21,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * 401, and fails on everything else. A profile header whose name carries a credential ({@link
  * HeaderNames#carriesCredentials}) goes, as the credentials do, only to {@code base_url}'s origin.
  * After a 2xx answer that said the quota is spent, the next request on the origin waits for the
- * reset first. Every request passes the connection's {@link BudgetGate}. Every exchange is
+ * reset first. Every answer's quota headers (the profile's {@link QuotaHeaders}) set the unit's
+ * quota gauges. Every request passes the connection's {@link BudgetGate}. Every exchange is
  * registered with the tick's {@link Cancellation} and every wait sleeps through it, so a stop ends
  * a request or a wait at once.
  *
@@ -81,6 +83,7 @@ public final class Requester {
   private final ScheduledExecutorService watchdog;
   private final SourceMetrics metrics;
   private final BudgetGate budget;
+  private final QuotaHeaders quota;
 
   /**
    * When a 2xx answer said the quota is spent, when it resets: the next request of any unit on this
@@ -91,6 +94,7 @@ public final class Requester {
   /**
    * @param budget the connection's {@code rate} and {@code max_concurrent_requests}, shared with
    *     every other requester of the connection
+   * @param quota the headers the profile's {@code quota.headers} names, read into gauges
    */
   public Requester(
       HttpClient client,
@@ -100,7 +104,8 @@ public final class Requester {
       Clock clock,
       ScheduledExecutorService watchdog,
       SourceMetrics metrics,
-      BudgetGate budget) {
+      BudgetGate budget,
+      QuotaHeaders quota) {
     this.client = client;
     this.authorizer = authorizer;
     this.origin = origin;
@@ -109,6 +114,7 @@ public final class Requester {
     this.watchdog = watchdog;
     this.metrics = metrics;
     this.budget = budget;
+    this.quota = quota;
   }
 
   public Authorizer authorizer() {
@@ -165,10 +171,14 @@ public final class Requester {
         int status = response.statusCode();
         metrics.increment(
             MetricNames.REST_REQUESTS, call.source(), Map.of("status_class", status / 100 + "xx"));
-        RateLimitHeaders limits = RateLimitHeaders.read(response.headers(), clock.instant());
-        limits
-            .remaining()
-            .ifPresent(left -> metrics.set(MetricNames.API_QUOTA_REMAINING, call.source(), left));
+        Instant now = clock.instant();
+        RateLimitHeaders limits = RateLimitHeaders.read(response.headers(), now);
+        if (!quota.names(QuotaGauge.REMAINING)) {
+          limits
+              .remaining()
+              .ifPresent(left -> metrics.set(MetricNames.API_QUOTA_REMAINING, call.source(), left));
+        }
+        quota.report(response.headers(), now, call.source(), metrics);
         if (status / 100 == 2) {
           noteQuota(limits);
           Response answer = response(target, response, endpoint, slot);

@@ -5,6 +5,9 @@ import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.auth.PerUnitCredentials;
 import dfe.fetcher.rest.auth.UnitAuth;
 import dfe.fetcher.rest.http.ConnectionBudget;
+import dfe.fetcher.rest.http.HeaderNames;
+import dfe.fetcher.rest.http.QuotaGauge;
+import dfe.fetcher.rest.http.QuotaHeaders;
 import dfe.fetcher.rest.http.RetryPolicy;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.config.Section;
@@ -13,6 +16,7 @@ import java.math.BigInteger;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,6 +74,10 @@ public final class ProfileBinder {
     Optional<Template> baseUrl = templates.template(profile, "base_url", common, true);
     Map<String, Template> headers = templates.headers(profile, common);
     RetryPolicy retry = retry(profile.section("retry", ProfileKeys.RETRY_KEYS));
+    QuotaHeaders quota =
+        profile.node("quota").isPresent()
+            ? quota(profile.section("quota", ProfileKeys.QUOTA_KEYS))
+            : QuotaHeaders.NONE;
     OptionalDouble rate = rate(profile.section("rate", ProfileKeys.RATE_KEYS));
     ConnectionBudget budget = budget(connection);
     Section profileAuth = profile.section("auth", ProfileKeys.PROFILE_AUTH_KEYS);
@@ -91,6 +99,7 @@ public final class ProfileBinder {
             vars,
             headers,
             retry,
+            quota,
             rate,
             budget,
             credentials,
@@ -216,6 +225,42 @@ public final class ProfileBinder {
         templates.template(probe, "base_url", templates.scope(false), false);
     UnitAuth auth = UnitAuthBinder.bind(probe);
     return path.map(p -> new Probe(unit, method, p, query, expect, baseUrl, auth));
+  }
+
+  /**
+   * The profile's {@code quota.headers}: for each gauge it names, the response header read into it.
+   * A name that is not a header's, or one that carries a credential, is refused: a gauge holds a
+   * number an API sends about its quota, never a secret.
+   */
+  private static QuotaHeaders quota(Section quota) {
+    Section headers = quota.section("headers", QuotaGauge.words());
+    Map<QuotaGauge, String> named = new EnumMap<>(QuotaGauge.class);
+    for (QuotaGauge gauge : QuotaGauge.values()) {
+      Optional<String> header = headers.string(gauge.word());
+      if (header.isEmpty()) {
+        continue;
+      }
+      String name = header.get();
+      if (!HeaderNames.isToken(name)) {
+        headers.report(gauge.word(), "'" + name + "' is not a header name");
+      } else if (HeaderNames.carriesCredentials(name)) {
+        headers.report(
+            gauge.word(),
+            "'"
+                + name
+                + "' reads as a header that carries a credential; a quota gauge reads a"
+                + " header that counts requests, e.g. X-RateLimit-Remaining");
+      } else {
+        named.put(gauge, name);
+      }
+    }
+    boolean anyNamed = QuotaGauge.words().stream().anyMatch(w -> headers.node(w).isPresent());
+    if (quota.require("headers") && !anyNamed) {
+      quota.report(
+          "headers",
+          "names no header; set remaining, limit or reset, e.g. remaining: X-RateLimit-Remaining");
+    }
+    return new QuotaHeaders(named);
   }
 
   private static RetryPolicy retry(Section retry) {

@@ -2,6 +2,7 @@ package dfe.fetcher.rest.profile;
 
 import dfe.fetcher.rest.auth.AuthMode;
 import dfe.fetcher.rest.construct.ConstructType;
+import dfe.fetcher.rest.http.QuotaGauge;
 import dfe.fetcher.rest.page.PagerType;
 import java.util.List;
 
@@ -36,6 +37,7 @@ public final class ProfileKeys {
           "headers",
           "retry",
           "rate",
+          "quota",
           "errors",
           "defaults",
           "probe",
@@ -48,6 +50,8 @@ public final class ProfileKeys {
   public static final List<String> RETRY_KEYS =
       List.of("max_retries", "initial_backoff_ms", "max_backoff_ms", "max_retry_wait_secs");
   public static final List<String> RATE_KEYS = List.of("requests_per_sec");
+  public static final List<String> QUOTA_KEYS = List.of("headers");
+  public static final List<String> QUOTA_HEADER_KEYS = QuotaGauge.words();
   public static final List<String> ERRORS_KEYS =
       List.of("retry_on", "never_retry", "ignore_status", "throttle_when", "retry_non_idempotent");
   public static final List<String> CONNECTION_RATE_KEYS = List.of("requests_per_sec", "burst");
