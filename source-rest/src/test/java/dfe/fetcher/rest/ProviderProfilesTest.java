@@ -574,6 +574,32 @@ class ProviderProfilesTest {
             "GraniteServiceVersion20100801.ListMetrics");
   }
 
+  @Test
+  void awsCloudWatchMetricsInvalidQueryIsNotRetriedAndFailsTheWindowQuotingIt() throws Exception {
+    server.on(
+        "/",
+        cloudWatch(
+            List.of(
+                Map.entry("ListMetrics AWS/EC2", ok("{\"Metrics\":[" + ec2Cpu("i-1") + "]}")),
+                Map.entry(
+                    "GetMetricData MetricDataQueries",
+                    json(
+                        400,
+                        "{\"__type\":\"InvalidParameterValue\",\"message\":\"The value 7 for"
+                            + " parameter Period is not valid.\"}")))));
+    String yaml = awsCloudWatchMetrics();
+
+    assertThatThrownBy(() -> read(yaml, Map.of("AWS_SECRET", AWS_SECRET), "cloudwatch_metrics"))
+        .hasMessageContaining("400")
+        .hasMessageContaining("The value 7 for parameter Period is not valid.")
+        .hasMessageNotContaining(AWS_SECRET);
+    assertThat(server.requests())
+        .extracting(r -> r.header("X-Amz-Target"))
+        .containsExactly(
+            "GraniteServiceVersion20100801.ListMetrics",
+            "GraniteServiceVersion20100801.GetMetricData");
+  }
+
   private int getMetricDataCalls;
 
   // ---------------------------------------------------------------- azure
