@@ -158,6 +158,7 @@ public record RestConnection(
                         : "keyset from a template"));
     constructs.second().ifPresent(stage -> parts.add(stage.describe()));
     constructs.queue().ifPresent(queue -> parts.add(queue.describe()));
+    constructs.fold().ifPresent(fold -> parts.add("fold " + fold.configName() + " per listing"));
     return Optional.of("constructs: " + String.join("; ", parts));
   }
 

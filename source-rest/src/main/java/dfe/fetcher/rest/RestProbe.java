@@ -3,6 +3,7 @@ package dfe.fetcher.rest;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.auth.Authorizer;
+import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.auth.Origin;
 import dfe.fetcher.rest.auth.PerUnitCredentials;
 import dfe.fetcher.rest.http.HeaderValues;
@@ -95,7 +96,7 @@ final class RestProbe {
     TemplateValues values;
     try {
       values = values(unit);
-      target = uri(connection.baseUrlOf(unit), values);
+      target = uri(baseUrl(unit, values), values);
     } catch (TemplateException | IllegalArgumentException e) {
       return new ProbeOutcome(
           ProbeOutcome.Verdict.UNREACHABLE,
@@ -104,7 +105,7 @@ final class RestProbe {
     Origin origin = Origin.of(target);
     Authorizer authorizer =
         new Authorizer(
-            PerUnitCredentials.of(connection.credentials(), unit),
+            credentials(unit),
             origin,
             client,
             runtime.clock(),
@@ -165,6 +166,37 @@ final class RestProbe {
                 ? ", not 2xx"
                 : ", not " + probe.expectStatus().stream().map(String::valueOf).toList())
             + (status == 401 || status == 403 ? " (check the instance's auth)" : ""));
+  }
+
+  /** The probe's own {@code base_url} when it names one, else the unit's. */
+  private String baseUrl(String unit, TemplateValues values) {
+    if (probe.baseUrl().isEmpty()) {
+      return connection.baseUrlOf(unit);
+    }
+    String rendered = probe.baseUrl().get().render(values).replaceAll("/+$", "");
+    URI uri = URI.create(rendered);
+    if (uri.getHost() == null
+        || !("https".equalsIgnoreCase(uri.getScheme()) || "http".equalsIgnoreCase(uri.getScheme()))
+        || uri.getRawUserInfo() != null
+        || uri.getRawQuery() != null) {
+      throw new IllegalArgumentException(
+          "probe.base_url renders as no http or https URL with a host (and no query or user info)");
+    }
+    return rendered;
+  }
+
+  /**
+   * The probe's own {@code auth} over the instance's credentials when it asks any, else the unit's.
+   */
+  private Credentials credentials(String unit) {
+    if (probe.auth().isEmpty()) {
+      return PerUnitCredentials.of(connection.credentials(), unit);
+    }
+    Credentials instance =
+        connection.credentials() instanceof PerUnitCredentials perUnit
+            ? perUnit.credentials()
+            : connection.credentials();
+    return instance.narrowed(probe.auth());
   }
 
   /**

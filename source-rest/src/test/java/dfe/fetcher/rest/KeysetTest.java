@@ -425,6 +425,6 @@ class KeysetTest {
             "config.yaml:34:13: sources.rest.lab.profile.endpoints[5].path: reads {{ key }},"
                 + " which only an endpoint with construct.keyset has",
             "config.yaml:40:19: sources.rest.lab.profile.endpoints[6].construct.fanout: unknown"
-                + " key; allowed keys: keyset, lookup, manifest, queue");
+                + " key; allowed keys: keyset, lookup, manifest, queue, fold");
   }
 }

@@ -190,7 +190,36 @@ class ProbeTest {
             "config.yaml:4:56: sources.rest.lab.profile.probe.expect_status: must be a list of"
                 + " HTTP statuses, e.g. [200, 204]",
             "config.yaml:4:62: sources.rest.lab.profile.probe.colour: unknown key; allowed keys:"
-                + " unit, method, path, query, expect_status",
+                + " unit, method, path, query, expect_status, base_url, auth",
             "config.yaml:5:14: sources.rest.lab.profile.endpoints: needs at least one endpoint");
+  }
+
+  @Test
+  void aProbesOwnBaseUrlThatRendersAsNoUrlIsUnreachableAndSendsNothing() throws Exception {
+    RestConnection connection =
+        RestFixture.connection(
+            """
+            topic: lab
+            vars: {probe_host: "not a url"}
+            profile:
+              base_url: "%s"
+              probe: {base_url: "{{ vars.probe_host }}", path: /whoami}
+              endpoints:
+                - unit: items
+                  shape: dump
+                  path: /items
+                  rows: {decoder: json_array}
+            """
+                .formatted(server.url()));
+
+    Optional<ProbeOutcome> outcome = probe(connection);
+
+    assertThat(outcome)
+        .hasValueSatisfying(
+            o -> {
+              assertThat(o.verdict()).isEqualTo(ProbeOutcome.Verdict.UNREACHABLE);
+              assertThat(o.detail()).startsWith("the probe's request cannot be made: ");
+            });
+    assertThat(server.requests()).isEmpty();
   }
 }

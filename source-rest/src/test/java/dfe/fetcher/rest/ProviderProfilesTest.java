@@ -4,6 +4,7 @@ import static dfe.fetcher.rest.ApiServer.json;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.WindowMark;
@@ -343,6 +344,264 @@ class ProviderProfilesTest {
     assertThat(server.requests()).hasSize(1);
   }
 
+  @Test
+  void awsGuarddutyListsEachDetectorsFindingIdsAndGetsThemFiftyAtATime() throws Exception {
+    server.on("/detector", ok("{\"detectorIds\":[\"12abc34d567e8fa901bc2d34e56789f0\"]}"));
+    String findings = "/detector/12abc34d567e8fa901bc2d34e56789f0/findings";
+    server.on(
+        findings,
+        paged(
+            "\"nextToken\":\"g2\"",
+            "{\"findingIds\":[\"f1\",\"f2\"],\"nextToken\":\"g2\"}",
+            "{\"findingIds\":[\"f3\"]}"));
+    server.on(
+        findings + "/get",
+        ok(
+            "{\"findings\":[{\"Id\":\"f1\",\"Severity\":5},{\"Id\":\"f2\",\"Severity\":2},"
+                + "{\"Id\":\"f3\",\"Severity\":8}]}"));
+
+    RecordingSink sink = read(aws(), Map.of("AWS_SECRET", AWS_SECRET), "guardduty");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "row", "row", "end");
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"Id\":\"f1\",\"Severity\":5}",
+            "{\"Id\":\"f2\",\"Severity\":2}",
+            "{\"Id\":\"f3\",\"Severity\":8}");
+    List<ApiServer.Seen> requests = server.requests();
+    assertThat(requests)
+        .extracting(ApiServer.Seen::method, ApiServer.Seen::pathAndQuery, ApiServer.Seen::body)
+        .containsExactly(
+            tuple("GET", "/detector", ""),
+            tuple("POST", findings, "{\"maxResults\":50}"),
+            tuple("POST", findings, "{\"maxResults\":50,\"nextToken\":\"g2\"}"),
+            tuple("POST", findings + "/get", "{\"findingIds\":[\"f1\",\"f2\",\"f3\"]}"));
+    for (ApiServer.Seen request : requests) {
+      assertThat(request.header("Authorization"))
+          .contains("Credential=AKIDEXAMPLE/20261201/eu-west-1/guardduty/aws4_request")
+          .isEqualTo(SigV4Check.expectedAuthorization(request, AWS_SECRET));
+    }
+  }
+
+  @Test
+  void awsGuarddutyThrottledGetFindingsIsWaitedOutAndABadRequestFailsTheDump() throws Exception {
+    server.on("/detector", ok("{\"detectorIds\":[\"d1\"]}"));
+    server.on("/detector/d1/findings", ok("{\"findingIds\":[\"f1\"]}"));
+    server.on(
+        "/detector/d1/findings/get",
+        json(
+            429,
+            "{\"__type\":\"TooManyRequestsException\",\"message\":\"Rate exceeded\"}",
+            "Retry-After",
+            "0"),
+        json(
+            400,
+            "{\"__type\":\"BadRequestException\",\"message\":\"The request is rejected because"
+                + " an invalid or out-of-range value is specified\"}"));
+
+    RecordingSink sink = read(aws(), Map.of("AWS_SECRET", AWS_SECRET), "guardduty");
+
+    assertThat(sink.shape()).containsExactly("begin", "abort");
+    assertThat(sink.abortReason())
+        .hasValueSatisfying(
+            reason ->
+                assertThat(reason)
+                    .contains("400")
+                    .contains("an invalid or out-of-range value is specified")
+                    .doesNotContain(AWS_SECRET));
+    assertThat(server.paths())
+        .containsExactly(
+            "/detector",
+            "/detector/d1/findings",
+            "/detector/d1/findings/get",
+            "/detector/d1/findings/get");
+  }
+
+  private String awsCloudWatchMetrics() {
+    return """
+        topic: aws
+        profile: aws
+        vars:
+          endpoint_url: "%s"
+          region: eu-west-1
+          metric_filters: >-
+            [{"Namespace": "AWS/EC2", "MetricName": "CPUUtilization"}, {"Namespace": "AWS/Lambda"}]
+        auth: {mode: sigv4, access_key_id: AKIDEXAMPLE, secret_access_key: env:AWS_SECRET,
+               region: eu-west-1}
+        units: {cloudwatch_metrics: {enabled: true}}
+        """
+        .formatted(server.url());
+  }
+
+  private static String ec2Cpu(String instance) {
+    return "{\"Namespace\":\"AWS/EC2\",\"MetricName\":\"CPUUtilization\",\"Dimensions\":"
+        + "[{\"Name\":\"InstanceId\",\"Value\":\""
+        + instance
+        + "\"}]}";
+  }
+
+  /** Answers CloudWatch's JSON 1.0 calls by their X-Amz-Target and a part of the body. */
+  private static ApiServer.Answer cloudWatch(
+      List<Map.Entry<String, ApiServer.Answer>> byTargetAndBody) {
+    return exchange -> {
+      String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+      String body = (String) exchange.getAttribute(ApiServer.BODY);
+      for (Map.Entry<String, ApiServer.Answer> answer : byTargetAndBody) {
+        String[] parts = answer.getKey().split(" ", 2);
+        if (target.endsWith("." + parts[0]) && body.contains(parts[1])) {
+          answer.getValue().answer(exchange);
+          return;
+        }
+      }
+      json(400, "{\"__type\":\"InvalidParameterValue\",\"message\":\"unexpected\"}")
+          .answer(exchange);
+    };
+  }
+
+  @Test
+  void awsCloudWatchMetricsListsEachFiltersMetricsAndLandsEveryDatapointOfTheWindow()
+      throws Exception {
+    String queries =
+        "\"MetricDataQueries\":[{\"Id\":\"m0\",\"Label\":\"AWS/EC2 CPUUtilization"
+            + " InstanceId=i-1\",\"MetricStat\":{\"Metric\":"
+            + ec2Cpu("i-1")
+            + ",\"Period\":300,\"Stat\":\"Average\"}},{\"Id\":\"m1\",\"Label\":\"AWS/EC2"
+            + " CPUUtilization InstanceId=i-2\",\"MetricStat\":{\"Metric\":"
+            + ec2Cpu("i-2")
+            + ",\"Period\":300,\"Stat\":\"Average\"}}]";
+    server.on(
+        "/",
+        cloudWatch(
+            List.of(
+                Map.entry(
+                    "ListMetrics \"NextToken\":\"l2\"",
+                    ok("{\"Metrics\":[" + ec2Cpu("i-2") + "]}")),
+                Map.entry(
+                    "ListMetrics \"MetricName\":\"CPUUtilization\"",
+                    ok("{\"Metrics\":[" + ec2Cpu("i-1") + "],\"NextToken\":\"l2\"}")),
+                Map.entry("ListMetrics \"AWS/Lambda\"", ok("{\"Metrics\":[]}")),
+                Map.entry(
+                    "GetMetricData \"NextToken\":\"d2\"",
+                    ok(
+                        "{\"MetricDataResults\":[{\"Id\":\"m1\",\"Label\":\"AWS/EC2 CPUUtilization"
+                            + " InstanceId=i-2\",\"StatusCode\":\"Complete\",\"Timestamps\":"
+                            + "[1796108700],\"Values\":[0.0]}],\"Messages\":[]}")),
+                Map.entry(
+                    "GetMetricData MetricDataQueries",
+                    ok(
+                        "{\"MetricDataResults\":[{\"Id\":\"m0\",\"Label\":\"AWS/EC2"
+                            + " CPUUtilization InstanceId=i-1\",\"StatusCode\":\"Complete\","
+                            + "\"Timestamps\":[1796108400,1796108700],\"Values\":[1.5,2.25]}],"
+                            + "\"NextToken\":\"d2\",\"Messages\":[]}")))));
+
+    RecordingSink sink =
+        read(awsCloudWatchMetrics(), Map.of("AWS_SECRET", AWS_SECRET), "cloudwatch_metrics");
+
+    String i1 =
+        "\"Id\":\"m0\",\"Label\":\"AWS/EC2 CPUUtilization InstanceId=i-1\",\"StatusCode\":\"Complete\"";
+    assertThat(sink.records())
+        .containsExactly(
+            "{" + i1 + ",\"Timestamp\":1796108400,\"Value\":1.5}",
+            "{" + i1 + ",\"Timestamp\":1796108700,\"Value\":2.25}",
+            "{\"Id\":\"m1\",\"Label\":\"AWS/EC2 CPUUtilization InstanceId=i-2\","
+                + "\"StatusCode\":\"Complete\",\"Timestamp\":1796108700,\"Value\":0.0}");
+    assertThat(sink.checkpoint()).contains(new WindowMark(Instant.parse("2026-12-01T08:00:00Z")));
+    List<ApiServer.Seen> requests = server.requests();
+    String getData =
+        "{\"StartTime\":1796108400,\"EndTime\":1796112000,\"ScanBy\":\"TimestampAscending\","
+            + queries;
+    assertThat(requests)
+        .extracting(r -> r.header("X-Amz-Target"), ApiServer.Seen::body)
+        .containsExactly(
+            tuple(
+                "GraniteServiceVersion20100801.ListMetrics",
+                "{\"Namespace\":\"AWS/EC2\",\"MetricName\":\"CPUUtilization\",\"Dimensions\":null}"),
+            tuple(
+                "GraniteServiceVersion20100801.ListMetrics",
+                "{\"Namespace\":\"AWS/EC2\",\"MetricName\":\"CPUUtilization\",\"Dimensions\":null,"
+                    + "\"NextToken\":\"l2\"}"),
+            tuple("GraniteServiceVersion20100801.GetMetricData", getData + "}"),
+            tuple(
+                "GraniteServiceVersion20100801.GetMetricData", getData + ",\"NextToken\":\"d2\"}"),
+            tuple(
+                "GraniteServiceVersion20100801.ListMetrics",
+                "{\"Namespace\":\"AWS/Lambda\",\"MetricName\":null,\"Dimensions\":null}"));
+    for (ApiServer.Seen request : requests) {
+      assertThat(request.method()).isEqualTo("POST");
+      assertThat(request.pathAndQuery()).isEqualTo("/");
+      assertThat(request.header("Content-Type")).isEqualTo("application/x-amz-json-1.0");
+      assertThat(request.header("Authorization"))
+          .contains("Credential=AKIDEXAMPLE/20261201/eu-west-1/monitoring/aws4_request")
+          .isEqualTo(SigV4Check.expectedAuthorization(request, AWS_SECRET));
+    }
+  }
+
+  @Test
+  void awsCloudWatchMetricsThrottledGetMetricDataIsWaitedOutAndRetried() throws Exception {
+    server.on(
+        "/",
+        exchange -> {
+          String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+          String body = (String) exchange.getAttribute(ApiServer.BODY);
+          if (target.endsWith("ListMetrics")) {
+            ok(body.contains("AWS/EC2") ? "{\"Metrics\":[" + ec2Cpu("i-1") + "]}" : "{}")
+                .answer(exchange);
+          } else if (getMetricDataCalls++ == 0) {
+            json(
+                    400,
+                    "{\"__type\":\"com.amazonaws.monitoring#ThrottlingException\","
+                        + "\"message\":\"Rate exceeded\"}")
+                .answer(exchange);
+          } else {
+            ok("{\"MetricDataResults\":[{\"Id\":\"m0\",\"StatusCode\":\"Complete\","
+                    + "\"Timestamps\":[1796108400],\"Values\":[7]}]}")
+                .answer(exchange);
+          }
+        });
+
+    RecordingSink sink =
+        read(awsCloudWatchMetrics(), Map.of("AWS_SECRET", AWS_SECRET), "cloudwatch_metrics");
+
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"Id\":\"m0\",\"StatusCode\":\"Complete\",\"Timestamp\":1796108400,\"Value\":7}");
+    assertThat(server.requests())
+        .extracting(r -> r.header("X-Amz-Target"))
+        .containsExactly(
+            "GraniteServiceVersion20100801.ListMetrics",
+            "GraniteServiceVersion20100801.GetMetricData",
+            "GraniteServiceVersion20100801.GetMetricData",
+            "GraniteServiceVersion20100801.ListMetrics");
+  }
+
+  @Test
+  void awsCloudWatchMetricsInvalidQueryIsNotRetriedAndFailsTheWindowQuotingIt() throws Exception {
+    server.on(
+        "/",
+        cloudWatch(
+            List.of(
+                Map.entry("ListMetrics AWS/EC2", ok("{\"Metrics\":[" + ec2Cpu("i-1") + "]}")),
+                Map.entry(
+                    "GetMetricData MetricDataQueries",
+                    json(
+                        400,
+                        "{\"__type\":\"InvalidParameterValue\",\"message\":\"The value 7 for"
+                            + " parameter Period is not valid.\"}")))));
+    String yaml = awsCloudWatchMetrics();
+
+    assertThatThrownBy(() -> read(yaml, Map.of("AWS_SECRET", AWS_SECRET), "cloudwatch_metrics"))
+        .hasMessageContaining("400")
+        .hasMessageContaining("The value 7 for parameter Period is not valid.")
+        .hasMessageNotContaining(AWS_SECRET);
+    assertThat(server.requests())
+        .extracting(r -> r.header("X-Amz-Target"))
+        .containsExactly(
+            "GraniteServiceVersion20100801.ListMetrics",
+            "GraniteServiceVersion20100801.GetMetricData");
+  }
+
+  private int getMetricDataCalls;
+
   // ---------------------------------------------------------------- azure
 
   /** A token endpoint answering a token named after the scope asked for. */
@@ -476,6 +735,139 @@ class ProviderProfilesTest {
         .hasMessageNotContaining("s3cret")
         .hasMessageNotContaining("graph-token");
     assertThat(server.paths().stream().filter(p -> p.startsWith("/v1.0/"))).hasSize(2);
+  }
+
+  /** The azure instance with two Log Analytics queries, their tokens named after the scope. */
+  private String azureLogAnalytics() {
+    server.on(
+        "/tenant-1/oauth2/v2.0/token",
+        exchange -> {
+          Map<String, String> form =
+              JwtTokenEndpoint.form((String) exchange.getAttribute(ApiServer.BODY));
+          tokenForms.add(form);
+          ok("{\"access_token\":\"la-token\",\"expires_in\":3599,\"token_type\":\"Bearer\"}")
+              .answer(exchange);
+        });
+    return """
+        topic: azure
+        profile: azure
+        vars:
+          log_analytics_url: "%s"
+          log_analytics_queries: >-
+            [{"workspace_id": "ws-1", "kql": "SigninLogs | project TimeGenerated, UserPrincipalName"},
+             {"workspace_id": "ws-2", "kql": "AuditLogs | project TimeGenerated, OperationName"}]
+        auth: {mode: oauth2_client_credentials, token_url: "%s/tenant-1/oauth2/v2.0/token",
+               client_id: app-1, client_secret: env:AZURE_SECRET}
+        units: {log_analytics: {enabled: true}}
+        """
+        .formatted(server.url(), server.url());
+  }
+
+  private static String table(String... columnsThenRows) {
+    return "{\"tables\":[{\"name\":\"PrimaryResult\",\"columns\":["
+        + columnsThenRows[0]
+        + "],\"rows\":["
+        + columnsThenRows[1]
+        + "]}]}";
+  }
+
+  @Test
+  void azureLogAnalyticsRunsEachQueryOverTheWindowFiveMinutesBehindAndLandsItsTableAsObjects()
+      throws Exception {
+    String yaml = azureLogAnalytics();
+    server.on(
+        "/v1/workspaces/ws-1/query",
+        ok(
+            table(
+                "{\"name\":\"TimeGenerated\",\"type\":\"datetime\"},"
+                    + "{\"name\":\"UserPrincipalName\",\"type\":\"string\"}",
+                "[\"2026-12-01T07:10:00Z\",\"ada@acme.example\"],"
+                    + "[\"2026-12-01T07:20:00Z\",\"bob@acme.example\"]")));
+    server.on(
+        "/v1/workspaces/ws-2/query",
+        ok(
+            table(
+                "{\"name\":\"TimeGenerated\",\"type\":\"datetime\"},"
+                    + "{\"name\":\"OperationName\",\"type\":\"string\"}",
+                "[\"2026-12-01T07:30:00Z\",\"Add user\"]")));
+
+    RecordingSink sink = read(yaml, Map.of("AZURE_SECRET", "s3cret"), "log_analytics");
+
+    assertThat(sink.records())
+        .containsExactly(
+            "{\"TimeGenerated\":\"2026-12-01T07:10:00Z\",\"UserPrincipalName\":\"ada@acme.example\"}",
+            "{\"TimeGenerated\":\"2026-12-01T07:20:00Z\",\"UserPrincipalName\":\"bob@acme.example\"}",
+            "{\"TimeGenerated\":\"2026-12-01T07:30:00Z\",\"OperationName\":\"Add user\"}");
+    assertThat(sink.checkpoint()).contains(new WindowMark(Instant.parse("2026-12-01T07:55:00Z")));
+    List<ApiServer.Seen> queries =
+        server.requests().stream().filter(r -> !r.pathAndQuery().contains("/oauth2/")).toList();
+    assertThat(queries)
+        .extracting(ApiServer.Seen::method, ApiServer.Seen::pathAndQuery, ApiServer.Seen::body)
+        .containsExactly(
+            tuple(
+                "POST",
+                "/v1/workspaces/ws-1/query",
+                "{\"query\":\"SigninLogs | project TimeGenerated, UserPrincipalName\","
+                    + "\"timespan\":\"2026-12-01T07:00:00Z/2026-12-01T07:55:00Z\"}"),
+            tuple(
+                "POST",
+                "/v1/workspaces/ws-2/query",
+                "{\"query\":\"AuditLogs | project TimeGenerated, OperationName\","
+                    + "\"timespan\":\"2026-12-01T07:00:00Z/2026-12-01T07:55:00Z\"}"));
+    assertThat(queries)
+        .allSatisfy(r -> assertThat(r.header("Authorization")).isEqualTo("Bearer la-token"));
+    assertThat(tokenForms)
+        .singleElement()
+        .satisfies(
+            form ->
+                assertThat(form)
+                    .containsEntry("grant_type", "client_credentials")
+                    .containsEntry("scope", "https://api.loganalytics.io/.default"));
+  }
+
+  @Test
+  void azureLogAnalyticsPartialResultFailsTheWindowWithItsMessage() throws Exception {
+    String yaml = azureLogAnalytics();
+    server.on(
+        "/v1/workspaces/ws-1/query",
+        ok(
+            "{\"tables\":[{\"name\":\"PrimaryResult\",\"columns\":[{\"name\":\"x\","
+                + "\"type\":\"long\"}],\"rows\":[[1]]}],\"error\":{\"code\":\"PartialError\","
+                + "\"message\":\"There were some errors when processing your query.\"}}"));
+
+    assertThatThrownBy(() -> read(yaml, Map.of("AZURE_SECRET", "s3cret"), "log_analytics"))
+        .hasMessageContaining("There were some errors when processing your query.")
+        .hasMessageNotContaining("la-token");
+    assertThat(server.paths()).doesNotContain("/v1/workspaces/ws-2/query");
+  }
+
+  @Test
+  void azureLogAnalyticsBadQueryIsNotRetriedAndAThrottleIsWaitedOut() throws Exception {
+    String yaml = azureLogAnalytics();
+    server.on(
+        "/v1/workspaces/ws-1/query",
+        json(
+            429,
+            "{\"error\":{\"code\":\"ThrottledError\",\"message\":\"Too many requests\"}}",
+            "Retry-After",
+            "0"),
+        ok(table("{\"name\":\"x\",\"type\":\"long\"}", "[1]")));
+    server.on(
+        "/v1/workspaces/ws-2/query",
+        json(
+            400,
+            "{\"error\":{\"code\":\"BadArgumentError\",\"message\":\"Failed to resolve table"
+                + " expression named 'AuditLogs'\"}}"));
+
+    assertThatThrownBy(() -> read(yaml, Map.of("AZURE_SECRET", "s3cret"), "log_analytics"))
+        .hasMessageContaining("400")
+        .hasMessageContaining("Failed to resolve table expression named 'AuditLogs'");
+    assertThat(server.paths())
+        .containsExactly(
+            "/tenant-1/oauth2/v2.0/token",
+            "/v1/workspaces/ws-1/query",
+            "/v1/workspaces/ws-1/query",
+            "/v1/workspaces/ws-2/query");
   }
 
   // ---------------------------------------------------------------- runzero
@@ -1256,6 +1648,79 @@ class ProviderProfilesTest {
             "vars: {api_url: \"%s\"}\nauth: {mode: bearer, token: literal:t1}",
             "/api/v2/auth/introspect",
             "Bearer t1"));
+  }
+
+  @Test
+  void theAwsProbeCallsStsGetCallerIdentitySignedForSts() throws Exception {
+    server.on("/", ok("{}"));
+    RestConnection connection = RestFixture.connection(aws(), Map.of("AWS_SECRET", AWS_SECRET));
+
+    Optional<ProbeOutcome> outcome =
+        connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+
+    String path = "/?Action=GetCallerIdentity&Version=2011-06-15";
+    assertThat(outcome)
+        .contains(
+            new ProbeOutcome(
+                ProbeOutcome.Verdict.OK, "GET " + server.url() + path + " answered 200"));
+    assertThat(server.requests())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.method()).isEqualTo("GET");
+              assertThat(r.pathAndQuery()).isEqualTo(path);
+              assertThat(r.header("Authorization"))
+                  .contains("/eu-west-1/sts/aws4_request")
+                  .isEqualTo(SigV4Check.expectedAuthorization(r, AWS_SECRET));
+            });
+  }
+
+  @Test
+  void theAwsProbeGoesToTheRegionsStsHostWithoutAnEndpointUrl() throws Exception {
+    RestConnection connection =
+        RestFixture.connection(
+            aws().replace("endpoint_url: \"" + server.url() + "\", ", ""),
+            Map.of("AWS_SECRET", AWS_SECRET));
+
+    assertThat(
+            connection
+                .probe()
+                .orElseThrow()
+                .baseUrl()
+                .orElseThrow()
+                .render(
+                    dfe.fetcher.rest.profile.TemplateValues.of(connection.vars(), "cloudtrail")))
+        .isEqualTo("https://sts.eu-west-1.amazonaws.com");
+  }
+
+  @Test
+  void theAzureProbeListsSubscriptionsWithAResourceManagerTokenWhateverTheFirstUnit()
+      throws Exception {
+    String yaml = azure() + "units: {activity_log: {enabled: false}, defender: {enabled: false}}\n";
+    server.on("/subscriptions", ok("{\"value\":[]}"));
+    RestConnection connection = RestFixture.connection(yaml, Map.of("AZURE_SECRET", "s3cret"));
+
+    Optional<ProbeOutcome> outcome =
+        connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+
+    String path = "/subscriptions?api-version=2022-12-01";
+    assertThat(outcome)
+        .contains(
+            new ProbeOutcome(
+                ProbeOutcome.Verdict.OK, "GET " + server.url() + path + " answered 200"));
+    assertThat(server.requests())
+        .filteredOn(r -> !r.pathAndQuery().contains("/oauth2/"))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.pathAndQuery()).isEqualTo(path);
+              assertThat(r.header("Authorization")).isEqualTo("Bearer arm-token");
+            });
+    assertThat(tokenForms)
+        .singleElement()
+        .satisfies(
+            form ->
+                assertThat(form).containsEntry("scope", "https://management.azure.com/.default"));
   }
 
   @ParameterizedTest

@@ -11,7 +11,8 @@ import java.util.Optional;
  *
  * <p>{@code keyset} runs the listing once per key; a <b>second stage</b> ({@code lookup}, {@code
  * manifest}) turns the listing's rows into requests whose rows land instead; a {@code queue}
- * acknowledges the listing's rows to their provider once they landed. Each of the last three says
+ * acknowledges the listing's rows to their provider once they landed; a {@code fold} turns every
+ * row one listing landed into the rows that land instead. Each of lookup, manifest and queue says
  * what becomes of the listing's rows, so an endpoint takes at most one of them ({@link
  * #exclusive}), and a keyset beside a second stage.
  */
@@ -19,7 +20,9 @@ public enum ConstructType implements ConfigWord {
   KEYSET("keyset", false, List.of("from", "request", "keys_at")),
   LOOKUP("lookup", true, List.of("id_at", "batch", "request")),
   MANIFEST("manifest", true, List.of("item_request", "max_items", "add_fields", "key", "position")),
-  QUEUE("queue", true, List.of("ack_at", "ack_request", "ack_batch"));
+  QUEUE("queue", true, List.of("ack_at", "ack_request", "ack_batch")),
+  /** A word, not a section: the {@code FoldType} every row of one listing is folded with. */
+  FOLD("fold", false, List.of());
 
   /** What a construct's own request takes (a keyset's, a lookup's, a manifest item's). */
   public static final List<String> REQUEST_KEYS =

@@ -9,6 +9,7 @@ import dfe.fetcher.rest.http.Requester;
 import dfe.fetcher.rest.page.Listing;
 import dfe.fetcher.rest.profile.Endpoint;
 import dfe.fetcher.rest.profile.TemplateWindow;
+import dfe.fetcher.rest.shape.FoldedRows;
 import dfe.fetcher.source.SourceMetrics;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * prelude} once and the keyset's keys once, both before the first page; then per dump or window,
  * the listing once per key (once without a keyset), its rows through the second stage when there is
  * one; for a queue, its acknowledgements when its reader ({@code RestQueue}) says they may go
- * ({@link Tick#acknowledge}). Every request goes through the unit's requester and rate limit, so
- * the connection's budget, retries, credentials and host checks hold for the constructs' requests
- * as for pages.
+ * ({@link Tick#acknowledge}); with a fold, each listing's rows are held and folded once it was read
+ * to its end. Every request goes through the unit's requester and rate limit, so the connection's
+ * budget, retries, credentials and host checks hold for the constructs' requests as for pages.
  *
  * <p>A failure of any request (a prelude's, the keys', a key's page, a lookup, an item) fails the
  * whole dump or window: what the caller then commits is nothing of it (a dump lands no end, a
@@ -134,6 +135,9 @@ public final class UnitReader {
       start(cancellation);
       int pages = 0;
       for (Map<String, Object> bound : keys) {
+        Optional<FoldedRows> folded =
+            endpoint.constructs().fold().map(fold -> fold.rows(endpoint.maxPageBytes()));
+        Listing.RowsOut landed = folded.isPresent() ? holding(folded.get()) : out;
         Optional<SecondStage.Rows> stage =
             endpoint
                 .constructs()
@@ -147,7 +151,7 @@ public final class UnitReader {
                                 connection.vars(),
                                 window,
                                 bound,
-                                out,
+                                landed,
                                 progress,
                                 resumeAfter,
                                 cancellation)));
@@ -155,7 +159,7 @@ public final class UnitReader {
         try {
           listed =
               listing.readUpToMaxPages(
-                  window, bound, stage.isPresent() ? stage.get() : out, cancellation);
+                  window, bound, stage.isPresent() ? stage.get() : landed, cancellation);
           pages += listed.pages();
           if (listed.cutShort().isEmpty() && stage.isPresent()) {
             stage.get().finish();
@@ -169,8 +173,18 @@ public final class UnitReader {
         if (listed.cutShort().isPresent()) {
           return new Listing.Listed(pages, listed.cutShort());
         }
+        if (folded.isPresent()) {
+          String place =
+              source + (bound.containsKey("key") ? " key " + (keys.indexOf(bound) + 1) : "");
+          folded.get().fold(place, row -> out.row(row, place));
+        }
       }
       return new Listing.Listed(pages, Optional.empty());
+    }
+
+    /** The rows of one listing held for its fold, not handed on. */
+    private static Listing.RowsOut holding(FoldedRows folded) {
+      return folded::add;
     }
 
     /**

@@ -14,6 +14,7 @@ import dfe.fetcher.rest.construct.Prelude;
 import dfe.fetcher.rest.construct.Queue;
 import dfe.fetcher.rest.construct.SecondStage;
 import dfe.fetcher.rest.page.JsonPointerSetting;
+import dfe.fetcher.rest.shape.FoldType;
 import dfe.fetcher.source.config.Section;
 import dfe.fetcher.source.config.YamlNode;
 import java.io.IOException;
@@ -78,22 +79,42 @@ final class ConstructBinder {
     Optional<Keyset> keyset = Optional.empty();
     Optional<SecondStage> second = Optional.empty();
     Optional<Queue> queue = Optional.empty();
+    Optional<FoldType> fold = Optional.empty();
     List<String> stages = new ArrayList<>();
     for (ConstructType type : ConstructType.values()) {
       if (construct.node(type.configName()).isEmpty()) {
         continue;
       }
-      Section section = construct.section(type.configName(), type.keys());
       if (type.exclusive()) {
         stages.add(type.configName());
       }
       switch (type) {
-        case KEYSET -> keyset = Optional.of(keyset(section, parent));
-        case LOOKUP -> second = lookup(section, parent, scope).map(SecondStage.class::cast);
+        case KEYSET -> keyset = Optional.of(keyset(section(construct, type), parent));
+        case LOOKUP ->
+            second = lookup(section(construct, type), parent, scope).map(SecondStage.class::cast);
         case MANIFEST ->
-            second = manifest(section, parent, scope, construct).map(SecondStage.class::cast);
-        case QUEUE -> queue = queue(section, parent, scope, construct);
+            second =
+                manifest(section(construct, type), parent, scope, construct)
+                    .map(SecondStage.class::cast);
+        case QUEUE -> queue = queue(section(construct, type), parent, scope, construct);
+        case FOLD -> fold = fold(construct);
       }
+    }
+    if (fold.isPresent() && queue.isPresent()) {
+      construct.report(
+          ConstructType.FOLD.configName(),
+          "does not combine with construct.queue: a pull's messages are acknowledged as their"
+              + " own rows land, not as a fold of them");
+    }
+    if (fold.isPresent()
+        && second
+            .filter(Manifest.class::isInstance)
+            .map(m -> ((Manifest) m).checkpoints())
+            .orElse(false)) {
+      construct.report(
+          ConstructType.FOLD.configName(),
+          "does not combine with a manifest's key and position: a folded row is no one item's,"
+              + " so no item checkpoint could be committed for it");
     }
     if (stages.size() > 1) {
       construct.report(
@@ -109,7 +130,27 @@ final class ConstructBinder {
                       .toList())
               + " (a keyset may go beside a lookup or a manifest)");
     }
-    return new Constructs(prelude, keyset, second, queue);
+    return new Constructs(prelude, keyset, second, queue, fold);
+  }
+
+  private static Section section(Section construct, ConstructType type) {
+    return construct.section(type.configName(), type.keys());
+  }
+
+  /** {@code fold}: a word naming the fold; empty (reported) when it names none. */
+  private static Optional<FoldType> fold(Section construct) {
+    String key = ConstructType.FOLD.configName();
+    Optional<String> name = construct.string(key);
+    if (name.isEmpty()) {
+      construct.report(key, "must name a fold: one of " + String.join(", ", FoldType.names()));
+      return Optional.empty();
+    }
+    Optional<FoldType> fold = FoldType.named(name.get());
+    if (fold.isEmpty()) {
+      construct.report(
+          key, "unknown fold '" + name.get() + "'; one of " + String.join(", ", FoldType.names()));
+    }
+    return fold;
   }
 
   /** What a prelude's and a keyset's templates read: the connection's vars and the unit's name. */

@@ -44,7 +44,8 @@ final class ListerBinder {
         constructs.prelude(),
         constructs.keyset(),
         Optional.of(manifest.listedBy(lister)),
-        constructs.queue());
+        constructs.queue(),
+        constructs.fold());
   }
 
   private static void check(

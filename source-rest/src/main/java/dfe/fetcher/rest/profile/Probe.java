@@ -1,5 +1,6 @@
 package dfe.fetcher.rest.profile;
 
+import dfe.fetcher.rest.auth.UnitAuth;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,13 +19,19 @@ import java.util.Optional;
  * @param path appended to {@code base_url}, a template over the connection's variables
  * @param query query parameters, values templates, in order
  * @param expectStatus the statuses that say the credentials work; empty for any 2xx
+ * @param baseUrl where it goes instead of its unit's {@code base_url}, a template over the
+ *     connection's variables: an API whose cheap call is on a host of its own (AWS STS)
+ * @param auth what it asks of the instance's credentials instead of its unit's (a signing name, a
+ *     scope); {@link UnitAuth#NONE} for that unit's
  */
 public record Probe(
     Optional<String> unit,
     String method,
     Template path,
     Map<String, Template> query,
-    List<Integer> expectStatus) {
+    List<Integer> expectStatus,
+    Optional<Template> baseUrl,
+    UnitAuth auth) {
 
   public static final List<String> METHODS = List.of("GET", "HEAD");
 
@@ -34,6 +41,18 @@ public record Probe(
     Objects.requireNonNull(path, "path");
     query = Collections.unmodifiableMap(new LinkedHashMap<>(query));
     expectStatus = List.copyOf(expectStatus);
+    Objects.requireNonNull(baseUrl, "baseUrl");
+    Objects.requireNonNull(auth, "auth");
+  }
+
+  /** A probe to its unit's {@code base_url}, with that unit's credentials. */
+  public Probe(
+      Optional<String> unit,
+      String method,
+      Template path,
+      Map<String, Template> query,
+      List<Integer> expectStatus) {
+    this(unit, method, path, query, expectStatus, Optional.empty(), UnitAuth.NONE);
   }
 
   /** Whether {@code status} says the credentials work. */

@@ -3,6 +3,7 @@ package dfe.fetcher.rest.profile;
 import dfe.fetcher.rest.RestConnection;
 import dfe.fetcher.rest.auth.Credentials;
 import dfe.fetcher.rest.auth.PerUnitCredentials;
+import dfe.fetcher.rest.auth.UnitAuth;
 import dfe.fetcher.rest.http.ConnectionBudget;
 import dfe.fetcher.rest.http.HeaderNames;
 import dfe.fetcher.rest.http.QuotaGauge;
@@ -220,7 +221,10 @@ public final class ProfileBinder {
         probe.report("expect_status", "must be a list of HTTP statuses, e.g. [200, 204]");
       }
     }
-    return path.map(p -> new Probe(unit, method, p, query, expect));
+    Optional<Template> baseUrl =
+        templates.template(probe, "base_url", templates.scope(false), false);
+    UnitAuth auth = UnitAuthBinder.bind(probe);
+    return path.map(p -> new Probe(unit, method, p, query, expect, baseUrl, auth));
   }
 
   /**

@@ -103,7 +103,7 @@ public final class ProfileKeys {
           "construct");
 
   public static final List<String> PROBE_KEYS =
-      List.of("unit", "method", "path", "query", "expect_status");
+      List.of("unit", "method", "path", "query", "expect_status", "base_url", "auth");
   public static final List<String> ROWS_KEYS =
       List.of("decoder", "at", "allow_missing", "gzip", "quoted", "builder", "field", "add_fields");
   public static final List<String> PAGINATE_KEYS = PagerType.sectionKeys();

@@ -42,7 +42,11 @@ public final class ShippedProfiles {
           "onepassword",
           "gcp_pubsub",
           "m365",
-          "object_store");
+          "object_store",
+          "crates_io",
+          "pypi",
+          "go_modules",
+          "crowdstrike");
 
   private ShippedProfiles() {}
 

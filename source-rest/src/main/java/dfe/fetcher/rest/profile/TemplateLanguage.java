@@ -15,6 +15,7 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerFactory;
 import dev.cel.extensions.CelExtensions;
+import dev.cel.extensions.CelListsExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
@@ -37,7 +38,8 @@ import java.util.Set;
  * (conditionals, {@code int()}, {@code string()}, {@code size()}, {@code contains}, {@code
  * startsWith}, timestamps and durations), CEL's string extension ({@code lowerAscii}, {@code
  * upperAscii}, {@code replace}, {@code split}, {@code substring}, {@code trim}, {@code join},
- * {@code indexOf}, ...), and the time functions named after {@link TimeFormat}'s words:
+ * {@code indexOf}, ...), {@code lists.range(n)} of CEL's list extension, and the time functions
+ * named after {@link TimeFormat}'s words:
  *
  * <ul>
  *   <li>{@code rfc3339_secs(t)}, {@code rfc3339_millis(t)}: RFC 3339 text at that precision, in
@@ -59,18 +61,26 @@ final class TemplateLanguage {
   private static final String FORMAT_TIME = "format_time";
   private static final List<String> ZONED = List.of("rfc3339_secs", "rfc3339_millis", FORMAT_TIME);
 
+  /**
+   * {@code lists.range(n)}, the list {@code [0, 1, ..., n-1]}: what numbers the elements of a list
+   * a macro walks ({@code lists.range(size(ids)).map(i, {'Id': 'm' + string(i), ...})}), as
+   * CloudWatch's query ids must be.
+   */
+  private static final CelListsExtensions LISTS =
+      CelExtensions.lists(CelListsExtensions.Function.RANGE);
+
   private static final CelCompiler COMPILER =
       CelCompilerFactory.standardCelCompilerBuilder()
           .setOptions(OPTIONS)
           .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-          .addLibraries(CelExtensions.strings())
+          .addLibraries(CelExtensions.strings(), LISTS)
           .addFunctionDeclarations(declarations())
           .build();
 
   private static final CelRuntime RUNTIME =
       CelRuntimeFactory.standardCelRuntimeBuilder()
           .setOptions(OPTIONS)
-          .addLibraries(CelExtensions.strings())
+          .addLibraries(CelExtensions.strings(), LISTS)
           .addFunctionBindings(bindings())
           .build();
 
@@ -87,7 +97,8 @@ final class TemplateLanguage {
           "map",
           "null_type",
           "type",
-          "dyn");
+          "dyn",
+          "lists");
 
   private TemplateLanguage() {}
 

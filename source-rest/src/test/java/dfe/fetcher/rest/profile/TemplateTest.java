@@ -62,6 +62,15 @@ class TemplateTest {
     assertThat(render("{{ size(vars.name) }}")).isEqualTo("9");
   }
 
+  @Test
+  void listsRangeNumbersTheElementsAMacroWalks() {
+    assertThat(
+            render(
+                "{{ lists.range(size(vars.name.split(' '))).map(i, 'm' + string(i)).join(',') }}"))
+        .isEqualTo("m0,m1");
+    assertThat(render("{{ size(lists.range(0)) }}")).isEqualTo("0");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"Pacific/Kiritimati", "America/Los_Angeles", "UTC"})
   void timeFunctionsRenderInUtcWhateverTheJvmsZone(String jvmZone) {
