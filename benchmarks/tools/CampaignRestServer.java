@@ -18,19 +18,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The REST API the fault campaign (benchmarks/scripts/fault-campaign.sh) pages while it kills the
- * fetcher: a fixed listing for a dump and a stream of timed events for an incremental unit, both
- * a pure function of the page asked for and of the clock, so what the fetcher should have landed
- * is known exactly afterwards.
+ * fetcher: a fixed listing for a dump and a stream of timed events for an incremental unit, both a
+ * pure function of the page asked for and of the clock, so what the fetcher should have landed is
+ * known exactly afterwards.
  *
  * <ul>
  *   <li>{@code GET /assets[?page=N]}: ITEMS items {@code {"id":i,"name":"asset-i"}} in pages of
  *       PAGE_SIZE, the next page in a {@code Link} header, each answered after PAGE_DELAY_MS so a
  *       dump lasts long enough to be cut. The listing is written to DIR/assets.ndjson at start.
  *   <li>{@code GET /events?since=T&until=T}: the events whose time lies in {@code [since, until)}
- *       (RFC 3339), one every EVENT_MS from the server's start, {@code
- *       {"id":i,"at":"..."}}, as a JSON array. Events are only made until {@code POST /stop}.
- *   <li>{@code POST /stop}: no event is made after now; the ids of every event made are written
- *       to DIR/events.expected (one a line), then the answer is sent.
+ *       (RFC 3339), one every EVENT_MS from the server's start, {@code {"id":i,"at":"..."}}, as a
+ *       JSON array. Events are only made until {@code POST /stop}.
+ *   <li>{@code POST /stop}: no event is made after now; the ids of every event made are written to
+ *       DIR/events.expected (one a line), then the answer is sent.
  * </ul>
  *
  * <p>Usage: java CampaignRestServer.java DIR ITEMS PAGE_SIZE PAGE_DELAY_MS EVENT_MS. Binds
@@ -46,7 +46,8 @@ public class CampaignRestServer {
   private final long startMillis = System.currentTimeMillis();
   private volatile long stopMillis = Long.MAX_VALUE;
 
-  CampaignRestServer(Path directory, int items, int pageSize, long pageDelayMillis, long eventMillis) {
+  CampaignRestServer(
+      Path directory, int items, int pageSize, long pageDelayMillis, long eventMillis) {
     this.directory = directory;
     this.items = items;
     this.pageSize = pageSize;

@@ -1,6 +1,5 @@
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,19 +24,19 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The checker of the fault campaign (benchmarks/scripts/fault-campaign.sh): what landed on Kafka
  * against what the sources hold, after the fetcher was killed and restarted. Run on the fetcher
- * jar's class path (kafka-clients and Jackson are in it). Each check prints one line, {@code
- * check: ok ...} or {@code check: FAIL ...}, and the exit status is 1 when any failed.
+ * jar's class path (kafka-clients and Jackson are in it). Each check prints one line, {@code check:
+ * ok ...} or {@code check: FAIL ...}, and the exit status is 1 when any failed.
  *
  * <pre>
  * dump BOOTSTRAP TOPIC VERIFY_JSON RUNS SOURCE...
  * </pre>
  *
- * Every snapshot the project's own {@code snapshots verify --format json} reported (VERIFY_JSON)
- * is judged: a complete one must hold exactly the records of one SOURCE file (one JSON value a
- * line, compared as JSON values, in any order, each as many times), every SOURCE must have such a complete snapshot,
- * no snapshot may be truncated or in conflict, and an open one must be the last snapshot its store
- * began within a run that was killed (RUNS: one line {@code START_MS END_MS killed|stopped} per
- * run of the fetcher): a kill cuts at most one dump of a store.
+ * Every snapshot the project's own {@code snapshots verify --format json} reported (VERIFY_JSON) is
+ * judged: a complete one must hold exactly the records of one SOURCE file (one JSON value a line,
+ * compared as JSON values, in any order, each as many times), every SOURCE must have such a
+ * complete snapshot, no snapshot may be truncated or in conflict, and an open one must be the last
+ * snapshot its store began within a run that was killed (RUNS: one line {@code START_MS END_MS
+ * killed|stopped} per run of the fetcher): a kill cuts at most one dump of a store.
  *
  * <pre>
  * tail BOOTSTRAP TOPIC STORE POINTER EXPECTED
@@ -48,8 +47,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 public class FaultCampaignCheck {
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   public static void main(String[] args) throws Exception {
     boolean ok =
@@ -74,7 +72,7 @@ public class FaultCampaignCheck {
   private static boolean dump(
       String bootstrap, String topic, Path verify, Path runsFile, List<String> sources)
       throws IOException {
-    Map<String, Map<Long, JsonNode>> rows = new HashMap<>();
+    Map<String, Map<Long, String>> rows = new HashMap<>();
     Map<String, Long> begunAt = new HashMap<>();
     read(
         bootstrap,
@@ -84,7 +82,7 @@ public class FaultCampaignCheck {
           begunAt.putIfAbsent(id, Instant.parse(frame.path("snapshot_at").asText()).toEpochMilli());
           if (frame.path("kind").asText().equals("row")) {
             rows.computeIfAbsent(id, k -> new TreeMap<>())
-                .put(frame.path("seq").asLong(), frame.get("record"));
+                .put(frame.path("seq").asLong(), canonical(frame.get("record")));
           }
         });
     List<Snapshot> snapshots = new ArrayList<>();
@@ -104,7 +102,8 @@ public class FaultCampaignCheck {
     List<Run> runs = new ArrayList<>();
     for (String line : Files.readAllLines(runsFile)) {
       String[] parts = line.trim().split(" ");
-      runs.add(new Run(Long.parseLong(parts[0]), Long.parseLong(parts[1]), parts[2].equals("killed")));
+      runs.add(
+          new Run(Long.parseLong(parts[0]), Long.parseLong(parts[1]), parts[2].equals("killed")));
     }
 
     Map<List<String>, String> sourceBySet = new LinkedHashMap<>();
@@ -119,14 +118,17 @@ public class FaultCampaignCheck {
       switch (snapshot.status()) {
         case "complete" -> {
           complete++;
-          List<String> records = new ArrayList<>();
-          for (JsonNode record : rows.getOrDefault(snapshot.id(), Map.of()).values()) {
-            records.add(record.toString());
-          }
-          String source = sourceBySet.get(canonical(records));
+          List<String> records =
+              new ArrayList<>(rows.getOrDefault(snapshot.id(), Map.of()).values());
+          records.sort(null);
+          String source = sourceBySet.get(records);
           if (source == null) {
             problems.add(
-                "complete snapshot " + snapshot.id() + " (" + records.size() + " rows) equals no source");
+                "complete snapshot "
+                    + snapshot.id()
+                    + " ("
+                    + records.size()
+                    + " rows) equals no source");
           } else {
             matched.add(source);
           }
@@ -169,17 +171,43 @@ public class FaultCampaignCheck {
     return "began outside every run (at " + open.at() + ")";
   }
 
-  /** The lines as JSON values printed one way (keys sorted), in sorted order: a multiset. */
+  /** The lines as JSON values printed one way, in sorted order: a multiset of values. */
   private static List<String> canonical(List<String> lines) throws IOException {
     List<String> values = new ArrayList<>();
     for (String line : lines) {
       if (!line.isBlank()) {
-        // Parsed and printed again, so spacing and key order do not matter.
-        values.add(JSON.writeValueAsString(JSON.treeToValue(JSON.readTree(line), Object.class)));
+        values.add(canonical(JSON.readTree(line)));
       }
     }
     values.sort(null);
     return values;
+  }
+
+  /** A JSON value printed with its object keys sorted and no spacing, so those do not matter. */
+  private static String canonical(JsonNode value) {
+    if (value.isObject()) {
+      TreeMap<String, String> members = new TreeMap<>();
+      value.properties().forEach(e -> members.put(e.getKey(), canonical(e.getValue())));
+      StringBuilder out = new StringBuilder("{");
+      members.forEach(
+          (name, member) -> {
+            if (out.length() > 1) {
+              out.append(',');
+            }
+            out.append(quote(name)).append(':').append(member);
+          });
+      return out.append('}').toString();
+    }
+    if (value.isArray()) {
+      List<String> elements = new ArrayList<>();
+      value.forEach(element -> elements.add(canonical(element)));
+      return "[" + String.join(",", elements) + "]";
+    }
+    return value.toString();
+  }
+
+  private static String quote(String name) {
+    return com.fasterxml.jackson.databind.node.TextNode.valueOf(name).toString();
   }
 
   private static boolean tail(
@@ -245,6 +273,7 @@ public class FaultCampaignCheck {
     settings.put("key.deserializer", ByteArrayDeserializer.class.getName());
     settings.put("value.deserializer", ByteArrayDeserializer.class.getName());
     settings.put("max.poll.records", "5000");
+    settings.put("max.partition.fetch.bytes", String.valueOf(16 << 20));
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings)) {
       List<TopicPartition> partitions = new ArrayList<>();
       for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
