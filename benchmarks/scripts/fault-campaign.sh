@@ -27,7 +27,8 @@
 #
 # Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all five),
 # KILL_WINDOW_MS (1500: a kill falls uniformly in [0, KILL_WINDOW_MS) after the run's first
-# acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), FILE_ROWS (5000, per dumped file),
+# acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), REST_PAGE_MS (20, how long
+# the REST server takes per page of 100), FILE_ROWS (5000, per dumped file),
 # SELF_TEST (1: after the runs, change the first dumped file and expect a tailed line never
 # written, so file-dump and file-tail must report loss: the proof that the checks can fail),
 # BOOTSTRAP (a broker to use; else scripts/local-kafka.sh starts one on DFE_KAFKA_PORT, default
@@ -48,6 +49,7 @@ families="${FAMILIES:-file-dump pg mariadb rest file-tail}"
 kill_window_ms="${KILL_WINDOW_MS:-1500}"
 db_rows="${DB_ROWS:-10000}"
 rest_items="${REST_ITEMS:-2000}"
+rest_page_ms="${REST_PAGE_MS:-20}"
 file_rows="${FILE_ROWS:-5000}"
 work="${CAMPAIGN_DIR:-$(make_work_dir dfe-fault-campaign)}"
 mkdir -p "$work"
@@ -380,11 +382,11 @@ mariadb_check() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# rest: CampaignRestServer's /assets (REST_ITEMS items, pages of 100, 20 ms each) as a dump, and
+# rest: CampaignRestServer's /assets (REST_ITEMS items, pages of 100, REST_PAGE_MS each) as a dump, and
 # its /events (one every 50 ms) as an incremental unit over windows [since, until).
 
 rest_setup() {
-  "$java_bin" -cp "$work/classes" CampaignRestServer "$1" "$rest_items" 100 20 50 \
+  "$java_bin" -cp "$work/classes" CampaignRestServer "$1" "$rest_items" 100 "$rest_page_ms" 50 \
     >"$1/server.log" 2>&1 &
   remember $!
   local deadline=$((SECONDS + 30))

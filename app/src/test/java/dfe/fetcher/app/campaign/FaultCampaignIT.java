@@ -104,8 +104,9 @@ class FaultCampaignIT {
     List<String> lines = Files.readAllLines(stdout, StandardCharsets.UTF_8);
     String errors = "stderr:\n" + Files.readString(stderr, StandardCharsets.UTF_8);
     assertThat(ended).as("the campaign ended within 8 minutes; %s", errors).isTrue();
-    return new Campaign(
-        process.exitValue(), lines.isEmpty() ? "" : lines.get(lines.size() - 1), errors);
+    String summary = lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+    System.out.println(summary); // the figures, in the build's log
+    return new Campaign(process.exitValue(), summary, errors);
   }
 
   private static Path checkout(Path checkout) throws IOException {
