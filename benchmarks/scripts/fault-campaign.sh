@@ -28,7 +28,7 @@
 # Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all five),
 # KILL_WINDOW_MS (1500: a kill falls uniformly in [0, KILL_WINDOW_MS) after the run's first
 # acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), REST_PAGE_MS (20, how long
-# the REST server takes per page of 100), FILE_ROWS (5000, per dumped file),
+# the REST server takes per page of 100), FILE_ROWS (10000, per dumped file),
 # SELF_TEST (1: after the runs, change the first dumped file and expect a tailed line never
 # written, so file-dump and file-tail must report loss: the proof that the checks can fail),
 # BOOTSTRAP (a broker to use; else scripts/local-kafka.sh starts one on DFE_KAFKA_PORT, default
@@ -50,7 +50,7 @@ kill_window_ms="${KILL_WINDOW_MS:-1500}"
 db_rows="${DB_ROWS:-10000}"
 rest_items="${REST_ITEMS:-2000}"
 rest_page_ms="${REST_PAGE_MS:-20}"
-file_rows="${FILE_ROWS:-5000}"
+file_rows="${FILE_ROWS:-10000}"
 work="${CAMPAIGN_DIR:-$(make_work_dir dfe-fault-campaign)}"
 mkdir -p "$work"
 # Topics, checkpoints and files of an earlier run would be read as this run's.

@@ -69,7 +69,7 @@ class FaultCampaignIT {
         .as(campaign.errors())
         .startsWith("fault-campaign: seed=" + SEED + " kills=file-dump:1,file-tail:1 cut_dumps=")
         .containsPattern(" lost=[1-9]\\d* failures=\"")
-        .containsPattern("file-dump: complete snapshot \\S+ \\(5000 rows\\) equals no source")
+        .containsPattern("file-dump: complete snapshot \\S+ \\(10000 rows\\) equals no source")
         .contains("file-tail: 1 of ")
         .contains(" never landed, first [line -1 never written]");
   }
