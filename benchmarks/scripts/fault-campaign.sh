@@ -488,6 +488,14 @@ file_tail_check() {
 main() {
   log "seed $seed, $kills kills per family, families: $families; work dir $work"
   log "load average: $(loadavg)"
+  local tool
+  for tool in curl javac awk cksum; do
+    command -v "$tool" >/dev/null || die "$tool is missing (the campaign needs curl, javac, awk, cksum)"
+  done
+  [[ " $families " != *" pg "* ]] || command -v psql >/dev/null ||
+    die "psql is missing: the pg family sets up and reads its tables with it (postgresql-client)"
+  [[ " $families " != *" mariadb "* ]] || command -v mysql >/dev/null ||
+    die "mysql is missing: the mariadb family sets up and reads its tables with it (mariadb-client)"
   build_fetcher
   mkdir -p "$work/classes"
   javac -d "$work/classes" -cp "$fetcher_jar" "$root/benchmarks/tools/FaultCampaignCheck.java" \
