@@ -75,6 +75,7 @@ public final class HealthServer implements AutoCloseable {
       BooleanSupplier ready,
       Supplier<List<UnitStatus>> status)
       throws IOException {
+    ExporterLog.install();
     HTTPServer server =
         HTTPServer.builder()
             .hostname(host)
