@@ -18,8 +18,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * its own), and made on the driver's thread, as they would have been: the driver sees the same
  * calls in the same order, only later. A source that fills the buffer waits (the driver's pace
  * holds it, as before). While the driver makes one buffer's calls the source fills the next, so at
- * most twice the bounds are held. {@link RowSink#awaitLanded} is not buffered past: the source
- * waits until the driver has made it, so a queue acknowledges only what landed.
+ * most twice the bounds are held. A driver faster than its source, woken by a first row, gathers
+ * more for up to a millisecond (or an eighth of the buffer) before it makes them, so it is not
+ * woken once a row; a call that is no row (a part's end, a mark) is made without that wait. {@link
+ * RowSink#awaitLanded} is not buffered past: the source waits until the driver has made it, so a
+ * queue acknowledges only what landed.
  *
  * <p>Failures keep their place. What the source threw is thrown by {@link #read} once every call it
  * made before is made. What a call of the driver's sink threw (a transport refusing, the tick
@@ -30,10 +33,15 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class ReadAhead implements RowSource {
 
+  /** How long a driver waiting for calls gathers more once the first came: a millisecond. */
+  static final long LINGER_NANOS = 1_000_000;
+
   private final RowSource source;
   private final String threadName;
   private final int capacity;
   private final long maxBytes;
+  // How many calls end a driver's lingering: an eighth of the buffer, at least one.
+  private final int batch;
 
   /**
    * @param threadName the reading thread's name, e.g. {@code dfe-read-ahead-logs.app}
@@ -48,6 +56,7 @@ public final class ReadAhead implements RowSource {
     }
     this.capacity = capacity;
     this.maxBytes = maxBytes;
+    this.batch = Math.max(1, capacity / 8);
   }
 
   @Override
@@ -112,6 +121,8 @@ public final class ReadAhead implements RowSource {
     private final Condition roomOrDone = lock.newCondition();
     private List<Call> buffer = new ArrayList<>();
     private long bufferedBytes;
+    // Whether the buffer holds a call the driver should make at once.
+    private boolean urgent;
     private boolean sourceDone;
     private Throwable sourceFailure;
     private boolean driverFailed;
@@ -119,13 +130,23 @@ public final class ReadAhead implements RowSource {
     private long made;
     private long handed;
 
-    /** Hands one call over, waiting while the buffer is full; returns its number. */
+    /**
+     * Hands over a call that is no row (a part's begin or end, a mark, a wait for the rows to
+     * land): the driver makes it, and what is buffered before it, without lingering.
+     */
     private long handOver(Call call) throws InterruptedException {
-      return handOver(call, 0);
+      return handOver(call, 0, true);
     }
 
-    /** Hands over one call carrying {@code bytes} of a row. */
-    private long handOver(Call call, long bytes) throws InterruptedException {
+    /**
+     * Hands one call over, waiting while the buffer is full; returns its number. A driver waiting
+     * for calls is woken by the first, and then gathers more for up to {@link #LINGER_NANOS} or
+     * until {@code batch} are there, so a driver faster than its source is not woken once a row.
+     *
+     * @param bytes the bytes of the row the call carries, 0 for another call
+     * @param urgent whether the driver should make it at once
+     */
+    private long handOver(Call call, long bytes, boolean urgent) throws InterruptedException {
       lock.lockInterruptibly();
       try {
         while (!buffer.isEmpty()
@@ -138,7 +159,8 @@ public final class ReadAhead implements RowSource {
         }
         bufferedBytes += bytes;
         buffer.add(call);
-        if (buffer.size() == 1) {
+        this.urgent |= urgent;
+        if (buffer.size() == 1 || buffer.size() >= batch || urgent || bufferedBytes >= maxBytes) {
           callsWaiting.signal();
         }
         return ++handed;
@@ -166,7 +188,7 @@ public final class ReadAhead implements RowSource {
     /** A call that must not throw; it is dropped once the driver has failed. */
     private void handOverQuietly(Call call) {
       try {
-        handOver(call);
+        handOver(call, 0, false);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -180,12 +202,25 @@ public final class ReadAhead implements RowSource {
           while (buffer.isEmpty() && !sourceDone) {
             callsWaiting.await();
           }
+          long deadline = System.nanoTime() + LINGER_NANOS;
+          while (!sourceDone
+              && !urgent
+              && buffer.size() < batch
+              && bufferedBytes < maxBytes
+              && !driverFailed) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+              break;
+            }
+            callsWaiting.awaitNanos(left);
+          }
           if (buffer.isEmpty()) {
             return;
           }
           calls = buffer;
           buffer = new ArrayList<>(Math.min(calls.size(), capacity));
           bufferedBytes = 0;
+          urgent = false;
           roomOrDone.signalAll();
         } finally {
           lock.unlock();
@@ -271,7 +306,7 @@ public final class ReadAhead implements RowSource {
           row.content() instanceof Row.Whole whole
               ? whole.record().length()
               : ((Row.NotKept) row.content()).dlqCopy().length;
-      handOver(sink -> sink.row(row), bytes);
+      handOver(sink -> sink.row(row), bytes, false);
     }
 
     @Override
