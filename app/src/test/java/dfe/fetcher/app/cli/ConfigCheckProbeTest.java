@@ -95,10 +95,12 @@ class ConfigCheckProbeTest {
                 + github("gone", "http://127.0.0.1:" + closed, good, true)
                 + github("paused", url(), bad, false)
                 + """
-                    generic:
-                      profile: generic-json
-                      topic: generic
-                      vars: {base_url: "%s", path: /items}
+                    inline:
+                      topic: inline
+                      profile:
+                        base_url: "%s"
+                        endpoints:
+                          - {unit: items, shape: dump, path: /items, rows: {decoder: json_array}}
                 """
                     .formatted(url()));
 
@@ -116,7 +118,7 @@ class ConfigCheckProbeTest {
             "  rest gone: unreachable (GET http://127.0.0.1:"
                 + closed
                 + "/rate_limit failed: connection refused)",
-            "  rest generic: no probe (its configuration names none)");
+            "  rest inline: no probe (its configuration names none)");
     assertThat(seen)
         .containsExactly("GET /rate_limit Bearer " + GOOD, "GET /rate_limit Bearer " + BAD);
     assertThat(run.out() + run.err()).doesNotContain(GOOD, BAD, "s3cr3t");

@@ -99,6 +99,9 @@ class HealthEndpointsTest {
             profile:
               base_url: "%s"
               retry: {max_retries: 2, initial_backoff_ms: 1, max_backoff_ms: 2}
+              quota:
+                headers: {remaining: X-RateLimit-Remaining, limit: X-RateLimit-Limit,
+                          reset: X-RateLimit-Reset}
               endpoints:
                 - {unit: items, shape: dump, path: /items, rows: {decoder: json_array},
                    paginate: {type: link_header}}
@@ -149,9 +152,13 @@ class HealthEndpointsTest {
           if (throttle) {
             exchange.getResponseHeaders().add("Retry-After", "0");
           }
-          // The quota left (dfe_fetcher_api_quota_remaining), and a next page on another origin
-          // (localhost is not 127.0.0.1): fetched without credentials, counted as withheld.
+          // A next page on another origin (localhost is not 127.0.0.1): fetched without
+          // credentials, counted as withheld.
+          // The quota the profile's quota.headers name (dfe_fetcher_api_quota_remaining, _limit
+          // and _reset_seconds).
           exchange.getResponseHeaders().add("X-RateLimit-Remaining", "4999");
+          exchange.getResponseHeaders().add("X-RateLimit-Limit", "5000");
+          exchange.getResponseHeaders().add("X-RateLimit-Reset", "60");
           if (n == 1) {
             exchange
                 .getResponseHeaders()
