@@ -67,10 +67,7 @@ final class RestFieldCursor implements RowSource {
     this.source = source;
     this.reader = reader;
     this.window = endpoint.window().orElseThrow();
-    String at = endpoint.configPath();
-    String setting =
-        (at.endsWith(".unit") ? at.substring(0, at.length() - ".unit".length()) : at)
-            + ".window.cursor_at";
+    String setting = endpoint.settingsPath() + ".window.cursor_at";
     // Read inside the listing, whose errors name the unit already.
     this.time =
         new WindowPosition(
@@ -84,7 +81,7 @@ final class RestFieldCursor implements RowSource {
       throws SourceException, InterruptedException {
     cancellation.throwIfCancelled();
     Instant now = clock.instant();
-    Instant end = window.format().truncate(now.minus(window.settle()));
+    Instant end = window.endAt(now);
     Optional<FieldCursorMark> mark =
         checkpoint.filter(FieldCursorMark.class::isInstance).map(FieldCursorMark.class::cast);
     Duration lookback = window.cursorLookback();

@@ -65,10 +65,7 @@ final class RestWindows implements RowSource {
     this.window = endpoint.window().orElseThrow();
     this.boundedAbove = endpoint.placeholders().contains("window.end");
     this.listsObjects = endpoint.lister().isPresent();
-    String at = endpoint.configPath();
-    String setting =
-        (at.endsWith(".unit") ? at.substring(0, at.length() - ".unit".length()) : at)
-            + ".window.position_at";
+    String setting = endpoint.settingsPath() + ".window.position_at";
     this.position =
         window
             .positionAt()
@@ -88,12 +85,10 @@ final class RestWindows implements RowSource {
       throws SourceException, InterruptedException {
     cancellation.throwIfCancelled();
     Instant now = clock.instant();
-    Instant end = window.format().truncate(now.minus(window.settle()));
+    Instant end = window.endAt(now);
     Optional<WindowMark> mark =
         checkpoint.filter(WindowMark.class::isInstance).map(WindowMark.class::cast);
-    Instant start =
-        mark.map(WindowMark::end)
-            .orElseGet(() -> window.format().truncate(now.minus(window.lookback())));
+    Instant start = mark.map(WindowMark::end).orElseGet(() -> window.firstStartAt(now));
     // The items an earlier tick landed of the window starting at the checkpoint.
     Optional<WindowMark.Item> resumeAfter = mark.flatMap(WindowMark::after);
     UnitReader.Tick tick = reader.tick();

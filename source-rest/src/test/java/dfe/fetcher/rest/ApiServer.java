@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -53,6 +54,18 @@ final class ApiServer implements AutoCloseable {
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", this::handle);
     server.start();
+  }
+
+  /**
+   * A server started on a free port, for a test's field ({@code @AutoClose private final ApiServer
+   * server = ApiServer.started();}), which JUnit closes after each test.
+   */
+  static ApiServer started() {
+    try {
+      return new ApiServer();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start the test's HTTP server", e);
+    }
   }
 
   /** {@code http://127.0.0.1:PORT}. */

@@ -5,13 +5,9 @@ import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.source.ProbeOutcome;
-import dfe.fetcher.source.SourceRuntime;
-import java.time.Clock;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,17 +21,7 @@ class CratesIoProfileTest {
   private static final String SERDE =
       "{\"crate\":{\"id\":\"serde\",\"max_version\":\"1.0.215\"},\"versions\":[{\"num\":\"1.0.215\"}]}";
 
-  private ApiServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final ApiServer server = ApiServer.started();
 
   private RestConnection cratesIo(String crates) {
     return RestFixture.connection(
@@ -111,8 +97,7 @@ class CratesIoProfileTest {
   void theProbeAsksForTheSummaryWithTheUserAgent() throws Exception {
     server.on("/api/v1/summary", ok("{\"num_crates\":160000}"));
 
-    Optional<ProbeOutcome> outcome =
-        cratesIo("serde").probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    Optional<ProbeOutcome> outcome = RestFixture.probe(cratesIo("serde"));
 
     assertThat(outcome)
         .contains(

@@ -6,19 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.WindowMark;
 import dfe.fetcher.source.ProbeOutcome;
-import dfe.fetcher.source.SourceRuntime;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,13 +30,12 @@ class CrowdStrikeProfileTest {
   private static final String QUERIES = "/alerts/queries/alerts/v2";
   private static final String ENTITIES = "/alerts/entities/alerts/v2";
 
-  private ApiServer server;
+  @AutoClose private final ApiServer server = ApiServer.started();
   private final MutableClock clock = new MutableClock(NOW);
   private final List<Map<String, String>> tokenForms = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() throws Exception {
-    server = new ApiServer();
     server.on(
         "/oauth2/token",
         exchange -> {
@@ -49,11 +45,6 @@ class CrowdStrikeProfileTest {
                   "{\"access_token\":\"cs-token\",\"token_type\":\"bearer\",\"expires_in\":1799}")
               .answer(exchange);
         });
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
   }
 
   private RestConnection crowdstrike(String filter) {
@@ -202,8 +193,7 @@ class CrowdStrikeProfileTest {
   void theProbeAsksForOneAlertIdWithAFreshToken() throws Exception {
     server.on(QUERIES, ok(ids(0, 1, "cid:ind:1")));
 
-    Optional<ProbeOutcome> outcome =
-        crowdstrike("").probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    Optional<ProbeOutcome> outcome = RestFixture.probe(crowdstrike(""));
 
     assertThat(outcome)
         .contains(

@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +32,7 @@ class FieldCursorTest {
 
   private static final Instant T0 = Instant.parse("2026-12-01T08:00:00Z");
 
-  private ApiServer server;
+  @AutoClose private final ApiServer server = ApiServer.started();
   private final MutableClock clock = new MutableClock(T0);
 
   /** The API's events, each {"id", "at"}: answered when at >= since, newest first. */
@@ -40,13 +40,7 @@ class FieldCursorTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = new ApiServer();
     server.on("/events", this::answer);
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
   }
 
   private void answer(HttpExchange exchange) throws IOException {

@@ -13,8 +13,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,19 +28,9 @@ class GcpPubSubProfileTest {
   private static final String ACK = "/v1/projects/acme-prod/subscriptions/audit-sub:acknowledge";
 
   @TempDir Path directory;
-  private ApiServer server;
+  @AutoClose private final ApiServer server = ApiServer.started();
   private JwtTokenEndpoint tokens;
   private final RecordingSink sink = new RecordingSink();
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
 
   private RestConnection pubsub() throws Exception {
     return pubsub("");

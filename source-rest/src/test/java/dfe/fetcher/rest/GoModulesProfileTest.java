@@ -3,14 +3,10 @@ package dfe.fetcher.rest;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.source.ProbeOutcome;
-import dfe.fetcher.source.SourceRuntime;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,17 +19,7 @@ class GoModulesProfileTest {
 
   private static final String TEXT = "/golang.org/x/text/@v/";
 
-  private ApiServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final ApiServer server = ApiServer.started();
 
   private RestConnection goModules(String modules) {
     return RestFixture.connection(
@@ -125,8 +111,7 @@ class GoModulesProfileTest {
     server.on(TEXT + "list", text(200, "v0.3.0\n"));
 
     Optional<ProbeOutcome> outcome =
-        goModules("golang.org/x/text,golang.org/x/mod")
-            .probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+        RestFixture.probe(goModules("golang.org/x/text,golang.org/x/mod"));
 
     assertThat(outcome)
         .contains(

@@ -4,8 +4,7 @@ import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,20 +14,8 @@ import org.junit.jupiter.api.Test;
  */
 class HeaderLinkPagerTest {
 
-  private ApiServer server;
-  private ApiServer other;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-    other = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-    other.close();
-  }
+  @AutoClose private final ApiServer server = ApiServer.started();
+  @AutoClose private final ApiServer other = ApiServer.started();
 
   private RestConnection dump() {
     return RestFixture.connection(

@@ -8,8 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dfe.fetcher.core.row.WindowMark;
 import java.time.Instant;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** {@code construct.keyset}: one listing per key, the keys from a template or a first request. */
@@ -17,17 +16,7 @@ class KeysetTest {
 
   private static final Instant NOW = Instant.parse("2026-12-01T09:00:00Z");
 
-  private ApiServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final ApiServer server = ApiServer.started();
 
   private RestConnection connection(String vars, String endpoint) {
     return RestFixture.connection(

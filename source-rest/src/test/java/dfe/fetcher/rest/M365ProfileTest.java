@@ -5,20 +5,17 @@ import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.WindowMark;
 import dfe.fetcher.source.ProbeOutcome;
-import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.SourceUnit;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,12 +38,11 @@ class M365ProfileTest {
   private static final String TOKEN = "/tenant-1/oauth2/v2.0/token";
   private static final String SECRET = "entra-s3cret";
 
-  private ApiServer server;
+  @AutoClose private final ApiServer server = ApiServer.started();
   private final List<Map<String, String>> tokenForms = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() throws Exception {
-    server = new ApiServer();
     server.on(
         TOKEN,
         exchange -> {
@@ -57,11 +53,6 @@ class M365ProfileTest {
           ok("{\"access_token\":\"" + token + "\",\"expires_in\":3599,\"token_type\":\"Bearer\"}")
               .answer(exchange);
         });
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
   }
 
   private RestConnection m365(String units) {
@@ -387,14 +378,10 @@ class M365ProfileTest {
   void theProbeListsTheTenantsSubscriptionsWithTheManagementToken() throws Exception {
     server.on(FEED + "/subscriptions/list", ok("[]"));
 
-    Optional<ProbeOutcome> outcome =
-        m365("").probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    Optional<ProbeOutcome> outcome = RestFixture.probe(m365(""));
 
     String probe = FEED + "/subscriptions/list?PublisherIdentifier=tenant-1";
-    assertThat(outcome)
-        .contains(
-            new ProbeOutcome(
-                ProbeOutcome.Verdict.OK, "GET " + server.url() + probe + " answered 200"));
+    assertThat(outcome).contains(RestFixture.answeredOk(server.url() + probe));
     assertThat(apiRequests()).containsExactly("GET " + probe);
     assertThat(server.requests().get(server.requests().size() - 1).header("Authorization"))
         .isEqualTo("Bearer manage-token");

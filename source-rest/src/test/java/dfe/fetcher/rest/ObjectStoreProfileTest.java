@@ -3,17 +3,14 @@ package dfe.fetcher.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.WindowMark;
 import dfe.fetcher.source.ProbeOutcome;
-import dfe.fetcher.source.SourceRuntime;
 import dfe.fetcher.source.SourceUnit;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -110,42 +107,21 @@ class ObjectStoreProfileTest {
    * object's bytes and its rows' members.
    */
   static Stream<Arguments> units() {
+    List<String> nRows = List.of("\"n\":1", "\"payload\":\"two\"");
+    List<String> lineRows = List.of("\"line\":\"one\"", "\"line\":\"two\"");
+    List<String> three = List.of("\"line\":\"three\"");
     return Stream.of(
-        Arguments.of(
-            "json_gz",
-            ".json.gz",
-            gzip("{\"n\":1}\n\"two\"\n"),
-            List.of("\"n\":1", "\"payload\":\"two\""),
-            gzip("{\"n\":3}\n"),
-            List.of("\"n\":3")),
-        Arguments.of(
-            "jsonl",
-            ".jsonl",
-            utf8("{\"n\":1}\n\"two\"\n"),
-            List.of("\"n\":1", "\"payload\":\"two\""),
-            utf8("{\"n\":3}\n"),
-            List.of("\"n\":3")),
-        Arguments.of(
-            "json",
-            ".json",
-            utf8("[{\"n\":1},\"two\"]"),
-            List.of("\"n\":1", "\"payload\":\"two\""),
-            utf8("{\"n\":3}"),
-            List.of("\"n\":3")),
-        Arguments.of(
-            "text",
-            ".log",
-            utf8("one\r\ntwo\n"),
-            List.of("\"line\":\"one\"", "\"line\":\"two\""),
-            utf8("three\n"),
-            List.of("\"line\":\"three\"")),
-        Arguments.of(
-            "text_gz",
-            ".log.gz",
-            gzip("one\r\ntwo\n"),
-            List.of("\"line\":\"one\"", "\"line\":\"two\""),
-            gzip("three\n"),
-            List.of("\"line\":\"three\"")));
+        unit("json_gz", ".json.gz", gzip("{\"n\":1}\n\"two\"\n"), nRows, gzip("{\"n\":3}\n")),
+        unit("jsonl", ".jsonl", utf8("{\"n\":1}\n\"two\"\n"), nRows, utf8("{\"n\":3}\n")),
+        unit("json", ".json", utf8("[{\"n\":1},\"two\"]"), nRows, utf8("{\"n\":3}")),
+        Arguments.of("text", ".log", utf8("one\r\ntwo\n"), lineRows, utf8("three\n"), three),
+        Arguments.of("text_gz", ".log.gz", gzip("one\r\ntwo\n"), lineRows, gzip("three\n"), three));
+  }
+
+  /** A JSON unit's case, whose newer object holds the one row {@code {"n":3}}. */
+  private static Arguments unit(
+      String unit, String extension, byte[] older, List<String> olderRows, byte[] newer) {
+    return Arguments.of(unit, extension, older, olderRows, newer, List.of("\"n\":3"));
   }
 
   @Test
@@ -276,13 +252,10 @@ class ObjectStoreProfileTest {
     RestConnection connection =
         store("provider: s3", "units: {app: {endpoint: text, vars: {bucket: logs, prefix: app/}}}");
 
-    Optional<ProbeOutcome> outcome =
-        connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    Optional<ProbeOutcome> outcome = RestFixture.probe(connection);
 
     String probe = "/logs?list-type=2&prefix=app%2F&max-keys=1";
-    assertThat(outcome)
-        .contains(
-            new ProbeOutcome(ProbeOutcome.Verdict.OK, "GET " + s3.url() + probe + " answered 200"));
+    assertThat(outcome).contains(RestFixture.answeredOk(s3.url() + probe));
     assertThat(s3.requests()).containsExactly("GET " + probe);
     assertThat(s3.refused()).isEmpty();
   }

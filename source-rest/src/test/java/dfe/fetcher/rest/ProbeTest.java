@@ -4,15 +4,11 @@ import static dfe.fetcher.rest.ApiServer.json;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.source.ProbeOutcome;
-import dfe.fetcher.source.SourceRuntime;
 import java.net.ServerSocket;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,20 +19,10 @@ class ProbeTest {
 
   private static final String TOKEN = "ghp_s3cr3t-probe-token";
 
-  private ApiServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final ApiServer server = ApiServer.started();
 
   private static Optional<ProbeOutcome> probe(RestConnection connection) throws Exception {
-    return connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    return RestFixture.probe(connection);
   }
 
   private RestConnection github(String apiUrl) {

@@ -20,8 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,17 +38,7 @@ class ProfileProbesTest {
   private static final Instant NOW = Instant.parse("2026-12-01T08:00:00.500Z");
 
   @TempDir Path directory;
-  private ApiServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final ApiServer server = ApiServer.started();
 
   @Test
   void everyShippedProfileNamesAProbe() {
@@ -77,6 +66,22 @@ class ProfileProbesTest {
   /** What a request must carry as its credential. */
   interface Check {
     void accept(ApiServer.Seen seen) throws Exception;
+  }
+
+  /**
+   * A profile whose one variable is its server's URL and whose credential is a bearer token read
+   * from the environment variable {@code variable}.
+   */
+  private static ProbeCase bearer(
+      String profile, String urlVar, String variable, String token, String pathAndQuery) {
+    return new ProbeCase(
+        profile,
+        "vars: {" + urlVar + ": \"%1$s\"}\nauth: {mode: bearer, token: env:" + variable + "}",
+        Map.of(variable, token),
+        null,
+        null,
+        pathAndQuery,
+        seen -> assertThat(seen.header("Authorization")).isEqualTo("Bearer " + token));
   }
 
   static Stream<ProbeCase> probes() {
@@ -117,30 +122,24 @@ class ProfileProbesTest {
             seen ->
                 assertThat(seen.header("Authorization"))
                     .isEqualTo(SignatureTest.expected(seen, 5))),
-        new ProbeCase(
+        bearer(
             "runzero",
-            "vars: {console_url: \"%1$s\"}\nauth: {mode: bearer, token: env:RUNZERO_EXPORT_TOKEN}",
-            Map.of("RUNZERO_EXPORT_TOKEN", "ET1"),
-            null,
-            null,
-            "/api/v1.0/export/org/sites.jsonl?fields=id",
-            seen -> assertThat(seen.header("Authorization")).isEqualTo("Bearer ET1")),
-        new ProbeCase(
+            "console_url",
+            "RUNZERO_EXPORT_TOKEN",
+            "ET1",
+            "/api/v1.0/export/org/sites.jsonl?fields=id"),
+        bearer(
             "runzero-assets",
-            "vars: {console_url: \"%1$s\"}\nauth: {mode: bearer, token: env:RUNZERO_EXPORT_TOKEN}",
-            Map.of("RUNZERO_EXPORT_TOKEN", "ET1"),
-            null,
-            null,
-            "/api/v1.0/export/org/sites.jsonl?fields=id",
-            seen -> assertThat(seen.header("Authorization")).isEqualTo("Bearer ET1")),
-        new ProbeCase(
+            "console_url",
+            "RUNZERO_EXPORT_TOKEN",
+            "ET1",
+            "/api/v1.0/export/org/sites.jsonl?fields=id"),
+        bearer(
             "slack",
-            "vars: {api_url: \"%1$s\"}\nauth: {mode: bearer, token: env:SLACK_TOKEN}",
-            Map.of("SLACK_TOKEN", "xoxp-1"),
-            null,
-            null,
-            "/audit/v1/logs?oldest=1796111940&latest=1796112000&limit=1",
-            seen -> assertThat(seen.header("Authorization")).isEqualTo("Bearer xoxp-1")),
+            "api_url",
+            "SLACK_TOKEN",
+            "xoxp-1",
+            "/audit/v1/logs?oldest=1796111940&latest=1796112000&limit=1"),
         new ProbeCase(
             "generic-json",
             "vars: {base_url: \"%1$s\", path: /v2/items}\nauth: {mode: api_key, header: X-Key,"

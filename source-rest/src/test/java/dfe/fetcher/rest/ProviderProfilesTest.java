@@ -6,23 +6,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.WindowMark;
 import dfe.fetcher.source.ProbeOutcome;
-import dfe.fetcher.source.SourceRuntime;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,18 +38,8 @@ class ProviderProfilesTest {
   private static final Instant NOW = Instant.parse("2026-12-01T08:00:00.500Z");
 
   @TempDir Path directory;
-  private ApiServer server;
+  @AutoClose private final ApiServer server = ApiServer.started();
   private final MutableClock clock = new MutableClock(NOW);
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
 
   /** The second page when the request (its query or body) carries {@code token}, else the first. */
   private static ApiServer.Answer paged(String token, String first, String second) {
@@ -1655,14 +1641,10 @@ class ProviderProfilesTest {
     server.on("/", ok("{}"));
     RestConnection connection = RestFixture.connection(aws(), Map.of("AWS_SECRET", AWS_SECRET));
 
-    Optional<ProbeOutcome> outcome =
-        connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    Optional<ProbeOutcome> outcome = RestFixture.probe(connection);
 
     String path = "/?Action=GetCallerIdentity&Version=2011-06-15";
-    assertThat(outcome)
-        .contains(
-            new ProbeOutcome(
-                ProbeOutcome.Verdict.OK, "GET " + server.url() + path + " answered 200"));
+    assertThat(outcome).contains(RestFixture.answeredOk(server.url() + path));
     assertThat(server.requests())
         .singleElement()
         .satisfies(
@@ -1700,14 +1682,10 @@ class ProviderProfilesTest {
     server.on("/subscriptions", ok("{\"value\":[]}"));
     RestConnection connection = RestFixture.connection(yaml, Map.of("AZURE_SECRET", "s3cret"));
 
-    Optional<ProbeOutcome> outcome =
-        connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    Optional<ProbeOutcome> outcome = RestFixture.probe(connection);
 
     String path = "/subscriptions?api-version=2022-12-01";
-    assertThat(outcome)
-        .contains(
-            new ProbeOutcome(
-                ProbeOutcome.Verdict.OK, "GET " + server.url() + path + " answered 200"));
+    assertThat(outcome).contains(RestFixture.answeredOk(server.url() + path));
     assertThat(server.requests())
         .filteredOn(r -> !r.pathAndQuery().contains("/oauth2/"))
         .singleElement()
@@ -1732,13 +1710,9 @@ class ProviderProfilesTest {
         RestFixture.connection(
             "topic: x\nprofile: " + profile + "\n" + instance.formatted(server.url()) + "\n");
 
-    Optional<ProbeOutcome> outcome =
-        connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    Optional<ProbeOutcome> outcome = RestFixture.probe(connection);
 
-    assertThat(outcome)
-        .contains(
-            new ProbeOutcome(
-                ProbeOutcome.Verdict.OK, "GET " + server.url() + path + " answered 200"));
+    assertThat(outcome).contains(RestFixture.answeredOk(server.url() + path));
     assertThat(server.requests())
         .singleElement()
         .satisfies(

@@ -4,13 +4,9 @@ import static dfe.fetcher.rest.ApiServer.json;
 import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.source.ProbeOutcome;
-import dfe.fetcher.source.SourceRuntime;
-import java.time.Clock;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,17 +19,7 @@ class PypiProfileTest {
       "{\"info\":{\"name\":\"requests\",\"version\":\"2.32.3\"},\"last_serial\":24136578,"
           + "\"urls\":[{\"filename\":\"requests-2.32.3-py3-none-any.whl\"}],\"vulnerabilities\":[]}";
 
-  private ApiServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final ApiServer server = ApiServer.started();
 
   private RestConnection pypi(String packages) {
     return RestFixture.connection(
@@ -97,9 +83,7 @@ class PypiProfileTest {
   void theProbeAsksForTheFirstProjectsDocument() throws Exception {
     server.on("/pypi/requests/json", ok(REQUESTS));
 
-    Optional<ProbeOutcome> outcome =
-        pypi(" requests ,urllib3")
-            .probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    Optional<ProbeOutcome> outcome = RestFixture.probe(pypi(" requests ,urllib3"));
 
     assertThat(outcome)
         .contains(

@@ -10,8 +10,7 @@ import dfe.fetcher.source.OpenConnection;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,18 +26,8 @@ class QuotaHeadersTest {
    */
   private static final Instant NOW = Instant.parse("2026-12-01T08:00:00Z");
 
-  private ApiServer server;
+  @AutoClose private final ApiServer server = ApiServer.started();
   private final MutableClock clock = new MutableClock(NOW);
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
 
   private RestConnection withQuota(String headers) {
     return RestFixture.connection(

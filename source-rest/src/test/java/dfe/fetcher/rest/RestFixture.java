@@ -6,6 +6,7 @@ import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.source.BindContext;
 import dfe.fetcher.source.OpenConnection;
+import dfe.fetcher.source.ProbeOutcome;
 import dfe.fetcher.source.SourceFamily;
 import dfe.fetcher.source.SourceMetrics;
 import dfe.fetcher.source.SourceRuntime;
@@ -83,6 +84,16 @@ final class RestFixture {
   }
 
   /** One tick of {@code unit}, on a connection opened for it. */
+  /** The connection's probe, as {@code config-check --probe} sends it, on the system clock. */
+  static Optional<ProbeOutcome> probe(RestConnection connection) throws InterruptedException {
+    return connection.probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+  }
+
+  /** The outcome of a probe whose GET of {@code url} answered 200. */
+  static ProbeOutcome answeredOk(String url) {
+    return new ProbeOutcome(ProbeOutcome.Verdict.OK, "GET " + url + " answered 200");
+  }
+
   static RecordingSink read(RestConnection connection, String unit) throws Exception {
     return read(connection, unit, Optional.empty(), Clock.systemUTC());
   }

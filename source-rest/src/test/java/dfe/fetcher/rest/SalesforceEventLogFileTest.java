@@ -5,21 +5,17 @@ import static dfe.fetcher.rest.ApiServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dfe.fetcher.core.oversize.OversizePolicy;
 import dfe.fetcher.core.row.WindowMark;
 import dfe.fetcher.source.ProbeOutcome;
-import dfe.fetcher.source.SourceRuntime;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,19 +32,9 @@ class SalesforceEventLogFileTest {
   private static final String FILES = "/services/data/v62.0/sobjects/EventLogFile/";
 
   @TempDir Path directory;
-  private ApiServer server;
+  @AutoClose private final ApiServer server = ApiServer.started();
   private JwtTokenEndpoint tokens;
   private final MutableClock clock = new MutableClock(NOW);
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
 
   private RestConnection salesforce(String vars) throws Exception {
     KeyPair keys = TestKeys.rsa();
@@ -207,8 +193,7 @@ class SalesforceEventLogFileTest {
   void theProbeAsksForTheOrgsLimitsWithTheToken() throws Exception {
     server.on("/services/data/v62.0/limits", ok("{\"DailyApiRequests\":{\"Max\":15000}}"));
 
-    Optional<ProbeOutcome> outcome =
-        salesforce("").probe(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+    Optional<ProbeOutcome> outcome = RestFixture.probe(salesforce(""));
 
     assertThat(outcome)
         .contains(

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dfe.fetcher.source.SourceUnit;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,23 +16,15 @@ import org.junit.jupiter.api.Test;
  */
 class UnitPlanTest {
 
-  private ApiServer server;
-  private ApiServer other;
+  @AutoClose private final ApiServer server = ApiServer.started();
+  @AutoClose private final ApiServer other = ApiServer.started();
 
   @BeforeEach
   void start() throws Exception {
-    server = new ApiServer();
-    other = new ApiServer();
     server.on("/start/a", ok("{}"));
     server.on("/start/b", ok("{}"));
     server.on("/start/c", ok("{}"));
     other.on("/start/r", ok("{}"));
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-    other.close();
   }
 
   /** A profile whose endpoint {@code feed} runs as units {@code alpha} and {@code beta}. */

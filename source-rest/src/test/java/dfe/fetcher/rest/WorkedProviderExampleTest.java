@@ -19,8 +19,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,17 +33,7 @@ class WorkedProviderExampleTest {
   private static final Path PAGE = Path.of("..", "docs", "adding-a-provider.md");
   private static final Instant NOW = Instant.parse("2026-12-01T08:00:30.250Z");
 
-  private ApiServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new ApiServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final ApiServer server = ApiServer.started();
 
   /** The instance of the page's one yaml block: what lies under {@code sources.rest.jira_audit}. */
   private static String instanceOnThePage() throws IOException {

@@ -187,6 +187,42 @@ class ReadAheadTest {
     assertThat(driver.calls).containsExactly("row line 0", "landed", "advance acked");
   }
 
+  /** A driver that makes no row before {@code release} opens. */
+  private static Recording heldUntil(CountDownLatch release) {
+    return new Recording() {
+      @Override
+      public void row(Row row) throws InterruptedException {
+        release.await();
+        super.row(row);
+      }
+    };
+  }
+
+  /**
+   * Reads {@code source} into {@code driver} through a read-ahead of that size, on a new thread.
+   */
+  private static Thread drive(RowSource source, int calls, long bytes, Recording driver) {
+    Thread driving =
+        new Thread(
+            () -> {
+              try {
+                new ReadAhead(source, "dfe-read-ahead-test", calls, bytes)
+                    .read(Optional.empty(), driver, new Cancellation());
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    driving.start();
+    return driving;
+  }
+
+  /** Waits until the reading thread is parked: the read-ahead's buffer holds it back. */
+  private static void awaitWaiting(AtomicReference<Thread> reading) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> reading.get() != null && reading.get().getState() == Thread.State.WAITING);
+  }
+
   @Test
   void aSourceIsHeldBackByTheBufferWhileTheDriverIsBusy() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
@@ -200,29 +236,9 @@ class ReadAheadTest {
             handed.incrementAndGet();
           }
         };
-    Recording driver =
-        new Recording() {
-          @Override
-          public void row(Row row) throws InterruptedException {
-            release.await();
-            super.row(row);
-          }
-        };
-    Thread driving =
-        new Thread(
-            () -> {
-              try {
-                new ReadAhead(source, "dfe-read-ahead-test", 10, 1 << 20)
-                    .read(Optional.empty(), driver, new Cancellation());
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    driving.start();
-
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> reading.get() != null && reading.get().getState() == Thread.State.WAITING);
+    Recording driver = heldUntil(release);
+    Thread driving = drive(source, 10, 1 << 20, driver);
+    awaitWaiting(reading);
     // One batch being made by the driver, one buffer full behind it.
     assertThat(handed.get()).isBetween(10, 20);
     release.countDown();
@@ -247,29 +263,9 @@ class ReadAheadTest {
             handed.incrementAndGet();
           }
         };
-    Recording driver =
-        new Recording() {
-          @Override
-          public void row(Row row) throws InterruptedException {
-            release.await();
-            super.row(row);
-          }
-        };
-    Thread driving =
-        new Thread(
-            () -> {
-              try {
-                new ReadAhead(source, "dfe-read-ahead-test", 1000, 3_000)
-                    .read(Optional.empty(), driver, new Cancellation());
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    driving.start();
-
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> reading.get() != null && reading.get().getState() == Thread.State.WAITING);
+    Recording driver = heldUntil(release);
+    Thread driving = drive(source, 1000, 3_000, driver);
+    awaitWaiting(reading);
     // Rows of 1,002 bytes under 3,000 bytes: two a buffer, one buffer made, one full.
     assertThat(handed.get()).isBetween(2, 4);
     release.countDown();

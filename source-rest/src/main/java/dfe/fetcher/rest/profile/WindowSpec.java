@@ -1,6 +1,7 @@
 package dfe.fetcher.rest.profile;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -37,5 +38,17 @@ public record WindowSpec(
     Objects.requireNonNull(positionAt, "positionAt");
     Objects.requireNonNull(cursorAt, "cursorAt");
     Objects.requireNonNull(cursorLookback, "cursorLookback");
+  }
+
+  /**
+   * Where a tick at {@code now} ends its windows: {@code settle} behind now, in the format's unit.
+   */
+  public Instant endAt(Instant now) {
+    return format.truncate(now.minus(settle));
+  }
+
+  /** Where a unit with no checkpoint starts at {@code now}: {@code lookback} behind it. */
+  public Instant firstStartAt(Instant now) {
+    return format.truncate(now.minus(lookback));
   }
 }
