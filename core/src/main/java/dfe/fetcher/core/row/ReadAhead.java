@@ -60,6 +60,11 @@ public final class ReadAhead implements RowSource {
   }
 
   @Override
+  public void wakeOn(Runnable wake) {
+    source.wakeOn(wake);
+  }
+
+  @Override
   public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException {
     HandOff handOff = new HandOff();

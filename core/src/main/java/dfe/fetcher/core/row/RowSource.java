@@ -23,4 +23,14 @@ public interface RowSource {
 
   void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException;
+
+  /**
+   * Asks the source to run {@code wake} whenever it has likely got something to read before its
+   * next tick (a tailed file was written), so the scheduler can read it at once instead of at the
+   * end of the interval. A wake is only a hint: it may come when there is nothing new, and the
+   * interval still holds when none comes. {@code wake} returns at once and may be run on any
+   * thread. Most sources cannot tell and ignore it, which is the default; a source that can stops
+   * running it once it is closed.
+   */
+  default void wakeOn(Runnable wake) {}
 }

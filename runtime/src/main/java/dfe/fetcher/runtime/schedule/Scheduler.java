@@ -23,8 +23,10 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,9 @@ public final class Scheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.schedule");
   private static final long WAIT_SLICE_MILLIS = 100;
 
+  /** How long after a wake its run starts: the writes of a burst are read by one run. */
+  static final long WAKE_DELAY_MILLIS = 20;
+
   private final UnitRunner runner;
   private final Duration grace;
   private final Clock clock;
@@ -58,6 +63,12 @@ public final class Scheduler implements AutoCloseable {
   /** Jobs taken off the schedule: a run of one still going stops before its next unit. */
   private final Set<ConnectionJob> retired =
       Collections.newSetFromMap(Collections.synchronizedMap(new IdentityHashMap<>()));
+
+  /**
+   * By store: whether the unit's source woke it (a tailed file was written) since its last tick
+   * began. A woken unit is read at once by a run of its own, one run at a time per connection.
+   */
+  private final Map<String, AtomicBoolean> woken = new ConcurrentHashMap<>();
 
   private volatile long stopRequestedAt;
 
@@ -114,6 +125,12 @@ public final class Scheduler implements AutoCloseable {
       throw new IllegalStateException("connection " + job.connection() + " is already scheduled");
     }
     scheduledJobs.put(job.connection(), job);
+    for (BoundUnit unit : job.units()) {
+      // A flag of its own: one a job taken off the schedule left set would never be set again.
+      AtomicBoolean flag = new AtomicBoolean();
+      woken.put(unit.store(), flag);
+      unit.source().wakeOn(() -> wake(job, flag));
+    }
     LOG.info(
         "event=connection_scheduled connection={} units={} interval_secs={} jitter_ms={}",
         job.connection(),
@@ -258,24 +275,103 @@ public final class Scheduler implements AutoCloseable {
     ReentrantLock run = runs.computeIfAbsent(job.connection(), c -> new ReentrantLock());
     run.lockInterruptibly();
     try {
-      Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
-      for (BoundUnit unit : job.units()) {
-        if (Thread.currentThread().isInterrupted()
-            || stopRequestedAt != 0
-            || retired.contains(job)) {
-          break;
-        }
-        history.tickStarted(unit.store(), clock.instant());
-        TickOutcome outcome = runner.runTick(unit, () -> retired.contains(job));
-        history.tickEnded(unit.store(), clock.instant(), outcome);
-        outcomes.put(unit.store(), outcome);
-        if (outcome instanceof TickOutcome.Stopped) {
-          break;
-        }
-      }
-      return outcomes;
+      return runUnits(job, unit -> true);
     } finally {
       run.unlock();
+      afterRun(job);
+    }
+  }
+
+  /**
+   * Ticks the job's units that {@code chosen} takes, in order, until a stop; the caller holds the
+   * connection's run lock. A unit's wake flag is cleared as its tick starts: a wake during the tick
+   * (a line written after its last look) asks for another.
+   */
+  private Map<String, TickOutcome> runUnits(ConnectionJob job, Predicate<BoundUnit> chosen) {
+    Map<String, TickOutcome> outcomes = new LinkedHashMap<>();
+    for (BoundUnit unit : job.units()) {
+      if (Thread.currentThread().isInterrupted() || stopping(job)) {
+        break;
+      }
+      if (!chosen.test(unit)) {
+        continue;
+      }
+      AtomicBoolean flag = woken.get(unit.store());
+      if (flag != null) {
+        flag.set(false);
+      }
+      history.tickStarted(unit.store(), clock.instant());
+      TickOutcome outcome = runner.runTick(unit, () -> retired.contains(job));
+      history.tickEnded(unit.store(), clock.instant(), outcome);
+      outcomes.put(unit.store(), outcome);
+      if (outcome instanceof TickOutcome.Stopped) {
+        break;
+      }
+    }
+    return outcomes;
+  }
+
+  private boolean stopping(ConnectionJob job) {
+    return stopRequestedAt != 0 || retired.contains(job);
+  }
+
+  /**
+   * A unit's source woke it: the connection gets a run of the woken units at once, unless one is
+   * asked for already. Called on the source's thread; returns at once.
+   */
+  private void wake(ConnectionJob job, AtomicBoolean flag) {
+    if (!stopping(job) && flag.compareAndSet(false, true)) {
+      submitWoken(job);
+    }
+  }
+
+  private void submitWoken(ConnectionJob job) {
+    try {
+      // A moment's delay gathers a burst of writes into one run.
+      executor.schedule(() -> runWoken(job), WAKE_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // Stopping: the pool takes no more runs, and none is needed.
+    }
+  }
+
+  /**
+   * A run of the connection's woken units. While another run of the connection goes on it does not
+   * wait for it (that would hold a thread of the pool): that run asks for this one again as it
+   * ends, since the flags are still set.
+   */
+  private void runWoken(ConnectionJob job) {
+    ReentrantLock run = runs.computeIfAbsent(job.connection(), c -> new ReentrantLock());
+    if (!run.tryLock()) {
+      return;
+    }
+    try {
+      runUnits(job, this::isWoken);
+    } catch (VirtualMachineError e) {
+      runner.halt("connection " + job.connection(), e);
+      throw e;
+    } catch (RuntimeException e) {
+      LOG.error(
+          "event=connection_run_failed connection={} error=\"{}\"",
+          job.connection(),
+          e.toString(),
+          e);
+    } finally {
+      run.unlock();
+      afterRun(job);
+    }
+  }
+
+  private boolean isWoken(BoundUnit unit) {
+    AtomicBoolean flag = woken.get(unit.store());
+    return flag != null && flag.get();
+  }
+
+  /** After a run, one more for the units woken while it went on. */
+  private void afterRun(ConnectionJob job) {
+    if (!stopping(job) && scheduledJobs.get(job.connection()) == job) {
+      if (job.units().stream().anyMatch(this::isWoken)) {
+        submitWoken(job);
+      }
     }
   }
 

@@ -8,6 +8,8 @@ import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.runtime.config.ConnectionConfig;
 import dfe.fetcher.source.OpenConnection;
 import dfe.fetcher.source.SourceRuntime;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +28,9 @@ final class OpenedLazily implements AutoCloseable {
   private OpenConnection opened;
   private boolean closed;
 
+  /** What each unit's source runs when it has something to read early, by unit. */
+  private final Map<String, Runnable> wakes = new HashMap<>();
+
   OpenedLazily(ConnectionConfig connection, SourceRuntime runtime) {
     this.connection = connection;
     this.runtime = runtime;
@@ -39,7 +44,20 @@ final class OpenedLazily implements AutoCloseable {
           throws SourceException, InterruptedException {
         opened().source(unit).read(checkpoint, sink, cancellation);
       }
+
+      @Override
+      public void wakeOn(Runnable wake) {
+        wakeWhenOpen(unit, wake);
+      }
     };
+  }
+
+  /** Passes {@code wake} to the unit's source now if the connection is open, else when it opens. */
+  private synchronized void wakeWhenOpen(String unit, Runnable wake) {
+    wakes.put(unit, wake);
+    if (opened != null) {
+      opened.source(unit).wakeOn(wake);
+    }
   }
 
   private synchronized OpenConnection opened() throws SourceException {
@@ -54,6 +72,7 @@ final class OpenedLazily implements AutoCloseable {
             "connection " + connection.id() + " could not be opened: " + e.getMessage(), e);
       }
       LOG.info("event=connection_opened connection={}", connection.id());
+      wakes.forEach((unit, wake) -> opened.source(unit).wakeOn(wake));
     }
     return opened;
   }

@@ -205,6 +205,139 @@ class SchedulerTest {
     }
   }
 
+  @Test
+  void aWokenUnitIsReadAtOnceAndOnlyItNotTheRestOfItsConnection() throws Exception {
+    Waking tail = new Waking();
+    Counting dump = new Counting();
+    ConnectionJob job =
+        new ConnectionJob(
+            "c0", Duration.ofHours(1), List.of(unit("c0", "dump", dump), unit("c0", "tail", tail)));
+
+    try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
+      scheduler.start(List.of(job));
+      await().atMost(Duration.ofSeconds(10)).until(() -> tail.reads.get() == 1);
+      assertThat(tail.wake.get()).as("the scheduler asked to be woken").isNotNull();
+
+      tail.wake.get().run();
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> tail.reads.get() == 2);
+      assertThat(dump.reads.get()).as("the dump beside it waits for its interval").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void wakesDuringARunAskForOneMoreRunNotOneEach() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    Waking tail = new Waking(release);
+    ConnectionJob job =
+        new ConnectionJob("c0", Duration.ofHours(1), List.of(unit("c0", "tail", tail)));
+
+    try (Scheduler scheduler = new Scheduler(runner(), 2, Duration.ofSeconds(10))) {
+      scheduler.start(List.of(job));
+      await().atMost(Duration.ofSeconds(10)).until(() -> tail.inside.get() == 1);
+      for (int i = 0; i < 100; i++) {
+        tail.wake.get().run(); // written to while the first read still goes on
+      }
+      release.countDown();
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> tail.reads.get() == 2);
+      // No third read comes: a woken run is due (it waits WAKE_DELAY_MILLIS) or nothing is.
+      await()
+          .during(Duration.ofMillis(10 * Scheduler.WAKE_DELAY_MILLIS))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> tail.reads.get() == 2);
+      assertThat(tail.most.get()).as("reads of one connection at once").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aWakeAfterTheStopRunsNothing() throws Exception {
+    Waking tail = new Waking();
+    ConnectionJob job =
+        new ConnectionJob("c0", Duration.ofHours(1), List.of(unit("c0", "tail", tail)));
+
+    Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10));
+    scheduler.start(List.of(job));
+    await().atMost(Duration.ofSeconds(10)).until(() -> tail.reads.get() == 1);
+    assertThat(scheduler.stop()).isTrue();
+
+    tail.wake.get().run();
+
+    assertThat(tail.reads.get()).isEqualTo(1);
+    scheduler.close();
+  }
+
+  @Test
+  void aWakeOfAConnectionTakenOffTheScheduleRunsNothing() throws Exception {
+    Waking tail = new Waking();
+    ConnectionJob job =
+        new ConnectionJob("c0", Duration.ofHours(1), List.of(unit("c0", "tail", tail)));
+
+    try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
+      scheduler.start(List.of(job));
+      await().atMost(Duration.ofSeconds(10)).until(() -> tail.reads.get() == 1);
+      assertThat(scheduler.unschedule("c0", "reload")).isTrue();
+
+      tail.wake.get().run();
+
+      await()
+          .during(Duration.ofMillis(10 * Scheduler.WAKE_DELAY_MILLIS))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> tail.reads.get() == 1);
+    }
+  }
+
+  /** A source that lands one empty part a read. */
+  private static class Counting implements RowSource {
+    final AtomicInteger reads = new AtomicInteger();
+
+    @Override
+    public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+        throws InterruptedException {
+      reads.incrementAndGet();
+      sink.beginPart(OptionalLong.empty());
+      sink.endPart(Optional.of(new FileMark(Instant.now(), "c0/" + reads.get())));
+    }
+  }
+
+  /**
+   * A source that keeps the wake it is given, as a tail does; its first read waits for {@code
+   * release}, and it counts the most reads inside it at once.
+   */
+  private static final class Waking extends Counting {
+    final AtomicReference<Runnable> wake = new AtomicReference<>();
+    final AtomicInteger inside = new AtomicInteger();
+    final AtomicInteger most = new AtomicInteger();
+    private final CountDownLatch release;
+
+    Waking() {
+      this(new CountDownLatch(0));
+    }
+
+    Waking(CountDownLatch release) {
+      this.release = release;
+    }
+
+    @Override
+    public void wakeOn(Runnable wake) {
+      this.wake.set(wake);
+    }
+
+    @Override
+    public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+        throws InterruptedException {
+      most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+      try {
+        if (reads.get() == 0) {
+          release.await();
+        }
+        super.read(checkpoint, sink, cancellation);
+      } finally {
+        inside.decrementAndGet();
+      }
+    }
+  }
+
   private static BoundUnit unit(String connection, String unit, RowSource source) {
     return new BoundUnit(
         new UnitSpec(connection, unit, Shape.DUMP, Optional.empty()),

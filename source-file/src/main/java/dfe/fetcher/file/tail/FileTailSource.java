@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +92,13 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   private final Optional<Pattern> multiline;
   private final OpenFiles open;
 
-  private Set<Path> listed = Set.of();
+  // Written by the reads, read by the watch's thread too.
+  private volatile Set<Path> listed = Set.of();
+
+  /** What the scheduler asked to be run when a followed or matching file changes; null: none. */
+  private volatile Runnable wake;
+
+  private final Consumer<Path> changes = this::changed;
   private Instant listedAt;
   private final Map<String, String> lastIdentity = new HashMap<>();
   private final Map<String, String> lastFingerprintAt = new HashMap<>();
@@ -151,6 +158,7 @@ public final class FileTailSource implements RowSource, AutoCloseable {
     if (listedAt == null || !now.isBefore(listedAt.plus(spec.globInterval()))) {
       listed = listing.list((place, reason) -> reportOnce(sink, place.toString(), reason));
       listedAt = now;
+      watchDirectories();
     }
     List<FollowedFile> followed = follow(entries, firstRead, now, sink);
     Reading reading = new Reading(sink, followed, checkpoint, cancellation);
@@ -701,8 +709,50 @@ public final class FileTailSource implements RowSource, AutoCloseable {
     return open.size();
   }
 
+  /**
+   * Runs {@code wake} whenever a file the unit follows, or one its globs match, is created, written
+   * or removed: the directories of the globs and of the listed files are watched (inotify), so a
+   * line is read moments after it is written rather than at the next tick.
+   */
+  @Override
+  public void wakeOn(Runnable wake) {
+    this.wake = wake;
+    watchDirectories();
+  }
+
+  private void watchDirectories() {
+    if (wake == null) {
+      return;
+    }
+    Optional<DirectoryWatch> watch = DirectoryWatch.shared();
+    if (watch.isEmpty()) {
+      return;
+    }
+    Set<Path> directories = new LinkedHashSet<>(listing.watchRoots());
+    for (Path file : listed) {
+      if (file.getParent() != null) {
+        directories.add(file.getParent());
+      }
+    }
+    for (Path directory : directories) {
+      // A directory not made yet is watched once a listing after it exists finds its files.
+      watch.get().listen(directory, changes);
+    }
+  }
+
+  private void changed(Path file) {
+    Runnable told = wake;
+    if (told != null && (listed.contains(file) || listing.matches(file))) {
+      told.run();
+    }
+  }
+
   @Override
   public void close() {
+    if (wake != null) {
+      wake = null;
+      DirectoryWatch.shared().ifPresent(watch -> watch.forget(changes));
+    }
     open.close();
   }
 

@@ -52,6 +52,33 @@ final class TailListing {
     return found;
   }
 
+  /**
+   * The directories in which a change to a matching file shows: each glob's walk root, or for a
+   * glob that names one file, that file's directory.
+   */
+  Set<Path> watchRoots() {
+    Set<Path> roots = new LinkedHashSet<>();
+    for (PathGlob glob : globs) {
+      Path root = glob.walkRoot();
+      roots.add(glob.maxDepth() == 0 && root.getParent() != null ? root.getParent() : root);
+    }
+    return roots;
+  }
+
+  /** Whether {@code file} is one the globs match and the {@code exclude} globs do not. */
+  boolean matches(Path file) {
+    for (PathGlob glob : globs) {
+      boolean match =
+          glob.maxDepth() == 0
+              ? file.equals(glob.walkRoot())
+              : file.startsWith(glob.walkRoot()) && glob.matches(file);
+      if (match) {
+        return !excluded(file);
+      }
+    }
+    return false;
+  }
+
   /** Whether {@code file} is one the {@code exclude} globs name. */
   boolean excluded(Path file) {
     for (PathGlob glob : excludedPaths) {

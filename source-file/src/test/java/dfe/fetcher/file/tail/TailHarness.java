@@ -209,6 +209,11 @@ final class TailHarness {
     return (FileTailMark) checkpoint.orElseThrow();
   }
 
+  /** Asks the source to run {@code wake} when one of its files changes, as the scheduler does. */
+  void wakeOn(Runnable wake) {
+    source.wakeOn(wake);
+  }
+
   int openFiles() {
     return source.openFileCount();
   }
