@@ -59,13 +59,15 @@ final class KeyUniqueness {
    * @param result the metadata of the query as the tail reads it (a derived table)
    * @param keyColumns the key's positions in {@code result}, 1-based
    * @param query the operator's query, for the drivers that name base tables only for it
+   * @param queryTimeoutSecs the connection's {@code query_timeout_secs}, for that query
    */
   static Answer of(
       Connection connection,
       ResultSetMetaData result,
       List<Integer> keyColumns,
       Dialect dialect,
-      String query)
+      String query,
+      int queryTimeoutSecs)
       throws SQLException {
     List<BaseColumn> columns;
     if (dialect == Dialect.POSTGRES) {
@@ -76,7 +78,7 @@ final class KeyUniqueness {
       }
       columns = base.get();
     } else if (dialect == Dialect.MYSQL) {
-      Optional<List<BaseColumn>> probed = mysqlBaseColumns(connection, query);
+      Optional<List<BaseColumn>> probed = mysqlBaseColumns(connection, query, queryTimeoutSecs);
       if (probed.isEmpty() || probed.get().size() != result.getColumnCount()) {
         return new Answer(Verdict.UNKNOWN, "");
       }
@@ -133,19 +135,23 @@ final class KeyUniqueness {
    * MariaDB's and MySQL's drivers name the derived table for a derived table's columns, but the
    * base table and column for the query's own: so the query itself is asked for its columns, with
    * {@code LIMIT 0} (which the server answers without reading a row). A query that cannot take the
-   * clause (it has a {@code LIMIT} of its own) leaves the answer unknown.
+   * clause (it has a {@code LIMIT} of its own), or a lock that holds it past the timeout, leaves
+   * the answer unknown.
    */
-  private static Optional<List<BaseColumn>> mysqlBaseColumns(Connection connection, String query) {
-    try (Statement sql = connection.createStatement();
-        ResultSet rows = sql.executeQuery(query + " LIMIT 0")) {
-      ResultSetMetaData meta = rows.getMetaData();
-      List<BaseColumn> columns = new ArrayList<>();
-      for (int i = 1; i <= meta.getColumnCount(); i++) {
-        columns.add(
-            new BaseColumn(
-                "", meta.getCatalogName(i), meta.getTableName(i), meta.getColumnName(i)));
+  private static Optional<List<BaseColumn>> mysqlBaseColumns(
+      Connection connection, String query, int queryTimeoutSecs) {
+    try (Statement sql = connection.createStatement()) {
+      sql.setQueryTimeout(queryTimeoutSecs);
+      try (ResultSet rows = sql.executeQuery(query + " LIMIT 0")) {
+        ResultSetMetaData meta = rows.getMetaData();
+        List<BaseColumn> columns = new ArrayList<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+          columns.add(
+              new BaseColumn(
+                  "", meta.getCatalogName(i), meta.getTableName(i), meta.getColumnName(i)));
+        }
+        return Optional.of(columns);
       }
-      return Optional.of(columns);
     } catch (SQLException e) {
       return Optional.empty();
     }

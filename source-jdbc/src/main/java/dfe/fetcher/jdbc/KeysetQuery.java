@@ -76,8 +76,10 @@ final class KeysetQuery {
     List<Integer> nullable = new ArrayList<>();
     List<KeyUniqueness.Answer> uniqueness = new ArrayList<>();
     // Registered for cancellation too: MariaDB runs the derived table even under WHERE 1 = 0.
+    // Bounded too: it reads no row, but waits for any lock that keeps the table from being read.
     try (PreparedStatement statement =
         connection.prepareStatement("SELECT * FROM (" + store.query() + ") dfe_q WHERE 1 = 0")) {
+      statement.setQueryTimeout(database.settings().queryTimeoutSecs());
       columns =
           StoreTransaction.query(
               statement,
@@ -96,7 +98,8 @@ final class KeysetQuery {
                         meta,
                         keyPositions(found, store.key()),
                         database.settings().dialect(),
-                        store.query()));
+                        store.query(),
+                        database.settings().queryTimeoutSecs()));
                 return found;
               });
     }

@@ -183,28 +183,30 @@ final class KeysetTail implements RowSource {
    * The database's clock as an instant: a zoned answer as it is; one without a zone (MariaDB's
    * session is UTC, SQLite answers UTC text) as UTC.
    */
-  private static Instant databaseNow(Connection connection) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement("SELECT CURRENT_TIMESTAMP");
-        ResultSet rows = statement.executeQuery()) {
-      rows.next();
-      try {
-        OffsetDateTime at = rows.getObject(1, OffsetDateTime.class);
-        if (at != null) {
-          return at.toInstant();
+  private Instant databaseNow(Connection connection) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement("SELECT CURRENT_TIMESTAMP")) {
+      statement.setQueryTimeout(database.settings().queryTimeoutSecs());
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        try {
+          OffsetDateTime at = rows.getObject(1, OffsetDateTime.class);
+          if (at != null) {
+            return at.toInstant();
+          }
+        } catch (SQLException | RuntimeException notZoned) {
+          // A clock without a zone: take its wall time below.
         }
-      } catch (SQLException | RuntimeException notZoned) {
-        // A clock without a zone: take its wall time below.
-      }
-      try {
-        LocalDateTime at = rows.getObject(1, LocalDateTime.class);
-        if (at != null) {
-          return at.toInstant(ZoneOffset.UTC);
+        try {
+          LocalDateTime at = rows.getObject(1, LocalDateTime.class);
+          if (at != null) {
+            return at.toInstant(ZoneOffset.UTC);
+          }
+        } catch (SQLException | RuntimeException notATimestamp) {
+          // SQLite answers with text.
         }
-      } catch (SQLException | RuntimeException notATimestamp) {
-        // SQLite answers with text.
+        return LocalDateTime.parse(rows.getString(1).trim().replace(' ', 'T'))
+            .toInstant(ZoneOffset.UTC);
       }
-      return LocalDateTime.parse(rows.getString(1).trim().replace(' ', 'T'))
-          .toInstant(ZoneOffset.UTC);
     }
   }
 }

@@ -14,10 +14,12 @@ import java.util.List;
 final class Redaction {
 
   private final String url;
+  private final List<String> urlSecrets;
   private final List<Secret> secrets;
 
   private Redaction(String url, List<Secret> secrets) {
     this.url = url;
+    this.urlSecrets = JdbcUrls.secrets(url);
     this.secrets = secrets;
   }
 
@@ -28,25 +30,32 @@ final class Redaction {
     return new Redaction(connection.url(), secrets);
   }
 
-  /** {@code text} with the URL masked and every secret's current value replaced by {@code ***}. */
+  /**
+   * {@code text} with the URL masked, and every password the URL holds and every secret's current
+   * value replaced by {@code ***} wherever they occur (a driver may quote a piece of the URL).
+   */
   String clean(String text) {
     if (text == null) {
       return "";
     }
     // One event, one log line: drivers put the statement on a line of its own.
     String cleaned = text.replace(url, JdbcUrls.masked(url)).replaceAll("\\s*\\R\\s*", " ");
+    for (String value : urlSecrets) {
+      cleaned = withoutValue(cleaned, value);
+    }
     for (Secret secret : secrets) {
-      String value;
       try {
-        value = secret.reveal();
+        cleaned = withoutValue(cleaned, secret.reveal());
       } catch (RuntimeException e) {
-        continue;
-      }
-      if (value.length() >= 3) {
-        cleaned = cleaned.replace(value, "***");
+        // A secret that cannot be read now was not used for this connection either.
       }
     }
     return cleaned;
+  }
+
+  /** A value of one or two characters would mask text that is no secret: it is left. */
+  private static String withoutValue(String text, String value) {
+    return value.length() >= 3 ? text.replace(value, "***") : text;
   }
 
   /** The failure of {@code store} ({@code connection.unit}) doing {@code what}. */

@@ -2,6 +2,7 @@ package dfe.fetcher.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,6 +35,22 @@ class JdbcUrlsTest {
       })
   void passwordsAreMasked(String url, String masked) {
     assertThat(JdbcUrls.masked(url)).isEqualTo(masked);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "jdbc:mariadb://root:s3cret@127.0.0.1:3306/db | s3cret",
+        "jdbc:mysql://root:p%40ss@host/db?ssl=true | p%40ss,p@ss",
+        "jdbc:postgresql://crm:pa/ss@db/crm?password=other | pa/ss,other",
+        "jdbc:sqlserver://db;user=sa;pwd=s3cret;databaseName=x | s3cret",
+        "jdbc:oracle:thin:scott/tiger@db:1521/svc | tiger",
+        "jdbc:postgresql://127.0.0.1:5432/crm?user=crm | ''",
+      })
+  void theSecretsAUrlHoldsAreFoundAsWrittenAndDecoded(String url, String secrets) {
+    assertThat(JdbcUrls.secrets(url))
+        .containsExactlyElementsOf(secrets.isEmpty() ? List.of() : List.of(secrets.split(",")));
   }
 
   @ParameterizedTest

@@ -72,6 +72,14 @@ class SecretsStayHiddenTest {
   }
 
   @Test
+  void aUrlTheDriverCannotParseIsReportedWithoutItsPassword() throws Exception {
+    // MariaDB's driver takes user info for host and port and quotes what it read as the port
+    // ("Incorrect port value : <password>@127.0.0.1"): a piece of the URL, not the URL.
+    String url = "jdbc:mariadb://root:" + URL_SECRET + "@127.0.0.1:3306/test";
+    assertFailsWithoutSecrets(connection(url, "SELECT 1"));
+  }
+
+  @Test
   void theConnectionsSummaryMasksTheUrl() {
     DbConnection connection =
         connection("jdbc:postgresql://dfe:" + URL_SECRET + "@db/crm?password=" + URL_SECRET, "x");

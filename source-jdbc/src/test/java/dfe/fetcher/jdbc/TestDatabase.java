@@ -133,8 +133,21 @@ final class TestDatabase implements AutoCloseable {
   }
 
   DbConnection connection(Dialect dialect, DbStore... stores) {
+    return connection(dialect, 0, stores);
+  }
+
+  private DbConnection connection(Dialect dialect, int queryTimeoutSecs, DbStore... stores) {
     return new DbConnection(
-        "warehouse", url, user, Optional.empty(), Map.of(), dialect, 0, 2, 10, List.of(stores));
+        "warehouse",
+        url,
+        user,
+        Optional.empty(),
+        Map.of(),
+        dialect,
+        queryTimeoutSecs,
+        2,
+        10,
+        List.of(stores));
   }
 
   /** The connection opened with a pool of its own; close it. */
@@ -144,6 +157,12 @@ final class TestDatabase implements AutoCloseable {
 
   OpenConnection open(Dialect dialect, DbStore... stores) {
     return connection(dialect, stores)
+        .open(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
+  }
+
+  /** The connection with {@code query_timeout_secs} set, opened with a pool of its own. */
+  OpenConnection openWithQueryTimeout(int queryTimeoutSecs, DbStore... stores) {
+    return connection(Dialect.ofUrl(url), queryTimeoutSecs, stores)
         .open(new SourceRuntime(Clock.systemUTC(), OversizePolicy.DEFAULT));
   }
 
