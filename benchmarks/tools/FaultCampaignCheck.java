@@ -179,7 +179,7 @@ public class FaultCampaignCheck {
     }
     String figures =
         "topic=%s snapshots=%d complete=%d open=%d sources=%d"
-            .formatted(topic, snapshots.size(), complete, open, sources.size());
+            .formatted(place(bootstrap, topic), snapshots.size(), complete, open, sources.size());
     return report(figures, problems);
   }
 
@@ -296,13 +296,22 @@ public class FaultCampaignCheck {
     String figures =
         "topic=%s store=%s expected=%d records=%d again=%d missing=%d"
             .formatted(
-                topic,
+                place(bootstrap, topic),
                 store,
                 expected.size(),
                 records,
                 records - (expected.size() - missing.size()),
                 missing.size());
     return report(figures, problems);
+  }
+
+  /** The topic, or for files the last one's name and how many were read. */
+  private static String place(String bootstrap, String topic) {
+    if (!bootstrap.equals("files")) {
+      return topic;
+    }
+    String[] files = topic.split(",");
+    return Path.of(files[files.length - 1]).getFileName() + "(" + files.length + " files)";
   }
 
   private static boolean report(String figures, List<String> problems) {

@@ -4,13 +4,15 @@
 #
 # One service (`run`) dumps files dropped into data/ and tails logs/app.log to the file output,
 # its landing directory (landing/) and its state directory (state/, the checkpoints) each on a
-# tmpfs of their own (DISK_LANDING_MB, 1024; DISK_STATE_MB, 4). The faults, in order, each while a
+# tmpfs of their own (DISK_LANDING_MB, 2048; DISK_STATE_MB, 4). The faults, in order, each while a
 # dump of a FAULT_FILE_ROWS-row file is landing:
 #
 #   landing-full       the landing volume filled, freed after FAULT_SECS
-#   landing-read-only  the landing volume remounted read-only, then read-write
+#   landing-read-only  the landing volume made read-only (see read_only: the service holds its
+#                      files open, so this is a read-only bind mount), then read-write; the
+#                      output rotates at 16 MiB, so a dump needs a new file while it lasts
 #   state-full         the state volume filled, freed after FAULT_SECS
-#   state-read-only    the state volume remounted read-only, then read-write
+#   state-read-only    the state volume made read-only, then read-write
 #   checkpoint-corrupted  the service stopped (SIGTERM), the dump's checkpoint overwritten in its
 #                      middle and the tail's cut to half its length, the service started again:
 #                      it must say, naming each file, that it starts those units over
@@ -21,7 +23,7 @@
 # The first four are lived through by one process, which must not exit; the last two restart it.
 # The checks read the landing files as a consumer would.
 
-disk_landing_mb="${DISK_LANDING_MB:-1024}"
+disk_landing_mb="${DISK_LANDING_MB:-2048}"
 disk_state_mb="${DISK_STATE_MB:-4}"
 faketime_lib=/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1
 
@@ -39,7 +41,7 @@ disk_faults_setup() {
 instance_id: campaign
 output:
   type: file
-  file: {directory: ./landing}
+  file: {directory: ./landing, rotate_bytes: 16777216, retain_files: 100000}
   batch: {max_rows: 200}
 cursor: {directory: ./state}
 metrics: {address: "127.0.0.1:0"}
@@ -67,21 +69,25 @@ YAML
 
 disk_faults_faults() {
   faults_done=0
-  local fault
+  local fault rows
   for fault in landing-full landing-read-only state-full state-read-only checkpoint-corrupted clock-back; do
-    live_fault disk-faults "$1" "$fault" files.data logs.app "disk_${fault//-/_}_inject" \
-      "disk_${fault//-/_}_clear"
+    # While the checkpoints cannot be written, the dump lands its file again every tick: a small
+    # file keeps that from filling the landing volume.
+    rows=$fault_file_rows
+    [[ $fault != state-* ]] || rows=$((rows / 5))
+    fault_file_rows=$rows live_fault disk-faults "$1" "$fault" files.data logs.app \
+      "disk_${fault//-/_}_inject" "disk_${fault//-/_}_clear"
   done
 }
 
 disk_landing_full_inject() { fill "$1/landing"; }
 disk_landing_full_clear() { rm -f "$1/landing/filler"; }
-disk_landing_read_only_inject() { mount -o remount,ro "$1/landing"; }
-disk_landing_read_only_clear() { mount -o remount,rw "$1/landing"; }
+disk_landing_read_only_inject() { read_only "$1/landing"; }
+disk_landing_read_only_clear() { read_write "$1/landing"; }
 disk_state_full_inject() { fill "$1/state"; }
 disk_state_full_clear() { rm -f "$1/state/filler"; }
-disk_state_read_only_inject() { mount -o remount,ro "$1/state"; }
-disk_state_read_only_clear() { mount -o remount,rw "$1/state"; }
+disk_state_read_only_inject() { read_only "$1/state"; }
+disk_state_read_only_clear() { read_write "$1/state"; }
 
 disk_checkpoint() { printf '%s/state/file-output/campaign.%s.json' "$1" "$2"; }
 

@@ -30,9 +30,34 @@ mount_tmpfs() {
   on_exit unmount_quietly "$1"
 }
 
-unmount_quietly() {
-  mountpoint -q "$1" || return 0
-  umount "$1" 2>/dev/null || umount -l "$1"
+unmount_quietly() { # DIR: every mount stacked on it
+  local layer
+  for layer in 1 2 3; do
+    mountpoint -q "$1" || return 0
+    umount "$1" 2>/dev/null || umount -l "$1"
+  done
+}
+
+# read_only DIR: the volume at DIR remounted read-only; when that is refused because a file is
+# open for writing there ("mount point is busy"), a read-only bind mount of DIR over itself,
+# which refuses every new file, rename and open for writing but not the writes to a file
+# opened before. Which one was done goes to stderr and to read_only_how.
+read_only() {
+  if mount -o remount,ro "$1" 2>/dev/null; then
+    read_only_how=remount
+  else
+    mount --bind "$1" "$1" && mount -o remount,bind,ro "$1"
+    read_only_how=bind
+  fi
+  log "$1 read-only ($read_only_how)"
+}
+
+read_write() {
+  if [[ $read_only_how == remount ]]; then
+    mount -o remount,rw "$1"
+  else
+    umount "$1"
+  fi
 }
 
 # fill DIR: writes DIR/filler until the volume has no byte left.
