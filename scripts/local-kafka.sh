@@ -14,6 +14,7 @@
 #   DFE_KAFKA_DIR              data dir (config, logs, pid, segments)   default /tmp/dfe-local-kafka
 #   DFE_KAFKA_CACHE            where the broker jars are cached         default ${XDG_CACHE_HOME:-$HOME/.cache}/dfe-fetcher/kafka-4.3.1
 #   DFE_KAFKA_START_TIMEOUT    seconds --background waits for readiness default 90
+#   DFE_KAFKA_AUTO_CREATE_TOPICS  true: producing to a missing topic creates it  default true
 #   KAFKA_HEAP_OPTS            JVM heap flags                           default -Xmx512m
 #   KAFKA_OPTS                 extra JVM flags (appended)
 #   JAVA_HOME / JAVA           Java 17+ to run the broker with
@@ -32,6 +33,7 @@ DATA_DIR=${DFE_KAFKA_DIR:-/tmp/dfe-local-kafka}
 [[ $DATA_DIR == /* ]] || DATA_DIR="$PWD/$DATA_DIR" # absolute, so --stop works from any directory
 CACHE_DIR=${DFE_KAFKA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dfe-fetcher/kafka-$KAFKA_VERSION}
 START_TIMEOUT=${DFE_KAFKA_START_TIMEOUT:-90}
+AUTO_CREATE_TOPICS=${DFE_KAFKA_AUTO_CREATE_TOPICS:-true}
 KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xmx512m}
 KAFKA_OPTS=${KAFKA_OPTS:-}
 
@@ -64,6 +66,7 @@ Not for production.
 
 Environment: DFE_KAFKA_PORT (9092), DFE_KAFKA_CONTROLLER_PORT (9093),
 DFE_KAFKA_DIR (/tmp/dfe-local-kafka), DFE_KAFKA_CACHE, DFE_KAFKA_START_TIMEOUT (90),
+DFE_KAFKA_AUTO_CREATE_TOPICS (true),
 KAFKA_HEAP_OPTS (-Xmx512m), KAFKA_OPTS, JAVA_HOME / JAVA.
 See scripts/README.md.
 EOF
@@ -103,7 +106,7 @@ group.initial.rebalance.delay.ms=0
 
 # Convenient for trying things out (producing to / consuming from a topic creates it);
 # real clusters should create topics explicitly.
-auto.create.topics.enable=true
+auto.create.topics.enable=$AUTO_CREATE_TOPICS
 EOF
 
   cat >"$LOG4J_CONFIG" <<'EOF'
@@ -148,6 +151,8 @@ prepare() {
   is_port "$CONTROLLER_PORT" || die "DFE_KAFKA_CONTROLLER_PORT must be a port number, got '$CONTROLLER_PORT'"
   [[ $PORT != "$CONTROLLER_PORT" ]] || die "DFE_KAFKA_PORT and DFE_KAFKA_CONTROLLER_PORT must differ"
   [[ $START_TIMEOUT =~ ^[0-9]+$ ]] || die "DFE_KAFKA_START_TIMEOUT must be a number of seconds"
+  [[ $AUTO_CREATE_TOPICS == true || $AUTO_CREATE_TOPICS == false ]] ||
+    die "DFE_KAFKA_AUTO_CREATE_TOPICS must be true or false, got '$AUTO_CREATE_TOPICS'"
   local pid
   if pid=$(running_pid "$MAIN_CLASS"); then
     die "a local broker is already running (pid $pid, bootstrap $HOST:$PORT); use --stop first"

@@ -45,7 +45,7 @@ no_arguments "$@"
 
 seed="${SEED:-20261202}"
 kills="${KILLS:-20}"
-families="${FAMILIES:-file-dump pg mariadb rest file-tail}"
+families="${FAMILIES:-file-dump pg mariadb rest file-tail broker-faults disk-faults}"
 kill_window_ms="${KILL_WINDOW_MS:-1500}"
 db_rows="${DB_ROWS:-10000}"
 rest_items="${REST_ITEMS:-2000}"
@@ -66,6 +66,7 @@ broker_started=""
 pg_made=""
 mariadb_made=""
 background_pids=()
+cleanup_hooks=() # commands the families register with on_exit, run last first
 
 cleanup() {
   set +e
@@ -73,6 +74,10 @@ cleanup() {
   for pid in "${background_pids[@]}"; do
     kill -KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
+  done
+  local hook
+  for ((hook = ${#cleanup_hooks[@]} - 1; hook >= 0; hook--)); do
+    eval "${cleanup_hooks[hook]}" >/dev/null 2>&1
   done
   [[ -n $broker_started ]] && "$local_kafka" --stop >/dev/null 2>&1
   [[ -n $pg_made ]] && drop_database "$database"
@@ -232,15 +237,23 @@ campaign() {
   RANDOM=$(((seed + $(cksum <<<"$family" | cut -d' ' -f1)) % 1000000007))
   log "$family: setting up"
   "${name}_setup" "$dir"
-  for ((round = 1; round <= kills; round++)); do
-    "${name}_round" "$dir" "$round"
-    kill_round "$family" "$dir" "$round"
-  done
+  if declare -F "${name}_faults" >/dev/null; then
+    "${name}_faults" "$dir" # a family whose service lives through its faults (campaign/*.sh)
+  else
+    for ((round = 1; round <= kills; round++)); do
+      "${name}_round" "$dir" "$round"
+      kill_round "$family" "$dir" "$round"
+    done
+  fi
   "${name}_stop" "$dir"
-  log "$family: $kills kills done; catching up with run --once"
+  log "$family: faults done; catching up with run --once"
   catch_up "$family" "$dir"
   "${name}_check" "$dir"
-  kill_counts+=("$family:$kills")
+  if declare -F "${name}_faults" >/dev/null; then
+    fault_counts+=("$family:$faults_done")
+  else
+    kill_counts+=("$family:$kills")
+  fi
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -484,6 +497,14 @@ file_tail_check() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# broker-faults, disk-faults: families whose one service lives through its faults.
+
+for campaign_file in "$(dirname "${BASH_SOURCE[0]}")"/campaign/*.sh; do
+  # shellcheck source=/dev/null
+  source "$campaign_file"
+done
+
+# ---------------------------------------------------------------------------------------------
 
 main() {
   log "seed $seed, $kills kills per family, families: $families; work dir $work"
@@ -500,7 +521,11 @@ main() {
   mkdir -p "$work/classes"
   javac -d "$work/classes" -cp "$fetcher_jar" "$root/benchmarks/tools/FaultCampaignCheck.java" \
     "$root/benchmarks/tools/CampaignRestServer.java"
-  if [[ -z $bootstrap ]]; then
+  local family shared=""
+  for family in $families; do
+    declare -F "${family//-/_}_faults" >/dev/null || shared=1 # a kill family
+  done
+  if [[ -z $bootstrap && -n $shared ]]; then
     export DFE_KAFKA_PORT="${DFE_KAFKA_PORT:-29092}"
     export DFE_KAFKA_CONTROLLER_PORT="${DFE_KAFKA_CONTROLLER_PORT:-29093}"
     export DFE_KAFKA_DIR="$work/kafka"
@@ -511,24 +536,25 @@ main() {
   cut_dumps=0
   failures=()
   kill_counts=()
+  fault_counts=()
   : >"$work/checks.log"
-  local family
   for family in $families; do
     case $family in
-      file-dump | pg | mariadb | rest | file-tail) campaign "$family" ;;
-      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail)" ;;
+      file-dump | pg | mariadb | rest | file-tail | broker-faults | disk-faults) campaign "$family" ;;
+      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, broker-faults, disk-faults)" ;;
     esac
   done
-  local kills_text
-  kills_text=$(IFS=,; echo "${kill_counts[*]}")
+  local counts=""
+  ((${#kill_counts[@]} == 0)) || counts+=" kills=$(IFS=,; echo "${kill_counts[*]}")"
+  ((${#fault_counts[@]} == 0)) || counts+=" faults=$(IFS=,; echo "${fault_counts[*]}")"
   if ((lost == 0)); then
-    printf 'fault-campaign: seed=%s kills=%s cut_dumps=%d lost=0\n' "$seed" "$kills_text" "$cut_dumps"
+    printf 'fault-campaign: seed=%s%s cut_dumps=%d lost=0\n' "$seed" "$counts" "$cut_dumps"
     return 0
   fi
   local joined
   joined=$(printf '%s; ' "${failures[@]}")
-  printf 'fault-campaign: seed=%s kills=%s cut_dumps=%d lost=%d failures="%s"\n' \
-    "$seed" "$kills_text" "$cut_dumps" "$lost" "${joined%; }"
+  printf 'fault-campaign: seed=%s%s cut_dumps=%d lost=%d failures="%s"\n' \
+    "$seed" "$counts" "$cut_dumps" "$lost" "${joined%; }"
   return 1
 }
 

@@ -36,7 +36,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * compared as JSON values, in any order, each as many times), every SOURCE must have such a
  * complete snapshot, no snapshot may be truncated or in conflict, and an open one must be the last
  * snapshot its store began within a run that was killed (RUNS: one line {@code START_MS END_MS
- * killed|stopped} per run of the fetcher): a kill cuts at most one dump of a store.
+ * killed|stopped} per run of the fetcher): a kill cuts at most one dump of a store. A line {@code
+ * START_MS END_MS fault} is a fault the service lived through (a broker stopped, a disk full): an
+ * open snapshot begun while it lasted, or the last its store began before it, is explained by it.
  *
  * <pre>
  * tail BOOTSTRAP TOPIC STORE POINTER EXPECTED
@@ -44,6 +46,18 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * Every line of EXPECTED must be, as text, the value at POINTER of at least one record on TOPIC
  * whose {@code _source_fetcher} is STORE.
+ *
+ * <p>With BOOTSTRAP {@code files}, TOPIC is a comma-separated list of files read in that order, one
+ * message a line, instead of a topic: the file output's landing files, or what {@code follow} kept.
+ *
+ * <pre>
+ * follow BOOTSTRAP OUT_DIR STOP_FILE TOPIC...
+ * </pre>
+ *
+ * A consumer that follows each TOPIC from its beginning (waiting for it to exist) and appends every
+ * message to OUT_DIR/TOPIC.ndjson, a line each, until STOP_FILE exists; then it reads on to the end
+ * offsets of that moment and exits. What it kept is what a consumer saw, also of a topic that was
+ * deleted later.
  */
 public class FaultCampaignCheck {
 
@@ -60,12 +74,24 @@ public class FaultCampaignCheck {
                   Path.of(args[4]),
                   List.of(args).subList(5, args.length));
           case "tail" -> tail(args[1], args[2], args[3], args[4], Path.of(args[5]));
+          case "follow" ->
+              follow(
+                  args[1],
+                  Path.of(args[2]),
+                  Path.of(args[3]),
+                  List.of(args).subList(4, args.length));
           default -> throw new IllegalArgumentException("no check named " + args[0]);
         };
     System.exit(ok ? 0 : 1);
   }
 
-  record Run(long start, long end, boolean killed) {}
+  enum RunKind {
+    KILLED,
+    STOPPED,
+    FAULT
+  }
+
+  record Run(long start, long end, RunKind kind) {}
 
   record Snapshot(String id, String store, String status, long at) {}
 
@@ -103,7 +129,10 @@ public class FaultCampaignCheck {
     for (String line : Files.readAllLines(runsFile)) {
       String[] parts = line.trim().split(" ");
       runs.add(
-          new Run(Long.parseLong(parts[0]), Long.parseLong(parts[1]), parts[2].equals("killed")));
+          new Run(
+              Long.parseLong(parts[0]),
+              Long.parseLong(parts[1]),
+              RunKind.valueOf(parts[2].toUpperCase(java.util.Locale.ROOT))));
     }
 
     Map<List<String>, String> sourceBySet = new LinkedHashMap<>();
@@ -150,13 +179,35 @@ public class FaultCampaignCheck {
     }
     String figures =
         "topic=%s snapshots=%d complete=%d open=%d sources=%d"
-            .formatted(topic, snapshots.size(), complete, open, sources.size());
+            .formatted(place(bootstrap, topic), snapshots.size(), complete, open, sources.size());
     return report(figures, problems);
   }
 
-  /** Null when a kill (or the final stop) explains the open snapshot, else why not. */
+  /** Null when a fault, a kill (or the final stop) explains the open snapshot, else why not. */
   private static String openExplained(Snapshot open, List<Snapshot> all, List<Run> runs) {
+    for (Run fault : runs) {
+      if (fault.kind() != RunKind.FAULT) {
+        continue;
+      }
+      if (open.at() >= fault.start() && open.at() <= fault.end()) {
+        return null;
+      }
+      boolean inProgressAtStart =
+          open.at() < fault.start()
+              && all.stream()
+                  .noneMatch(
+                      other ->
+                          other.store().equals(open.store())
+                              && other.at() > open.at()
+                              && other.at() < fault.start());
+      if (inProgressAtStart) {
+        return null;
+      }
+    }
     for (Run run : runs) {
+      if (run.kind() == RunKind.FAULT) {
+        continue;
+      }
       if (open.at() >= run.start() && open.at() <= run.end()) {
         for (Snapshot other : all) {
           if (other.store().equals(open.store())
@@ -245,13 +296,22 @@ public class FaultCampaignCheck {
     String figures =
         "topic=%s store=%s expected=%d records=%d again=%d missing=%d"
             .formatted(
-                topic,
+                place(bootstrap, topic),
                 store,
                 expected.size(),
                 records,
                 records - (expected.size() - missing.size()),
                 missing.size());
     return report(figures, problems);
+  }
+
+  /** The topic, or for files the last one's name and how many were read. */
+  private static String place(String bootstrap, String topic) {
+    if (!bootstrap.equals("files")) {
+      return topic;
+    }
+    String[] files = topic.split(",");
+    return Path.of(files[files.length - 1]).getFileName() + "(" + files.length + " files)";
   }
 
   private static boolean report(String figures, List<String> problems) {
@@ -264,9 +324,22 @@ public class FaultCampaignCheck {
     return false;
   }
 
-  /** Every record of every partition of the topic, from the beginning to the end offsets now. */
+  /**
+   * Every record of every partition of the topic, from the beginning to the end offsets now; with
+   * {@code bootstrap} "files", every line of the files {@code topic} lists.
+   */
   private static void read(String bootstrap, String topic, Consumer<JsonNode> each)
       throws IOException {
+    if (bootstrap.equals("files")) {
+      for (String file : topic.split(",")) {
+        for (String line : Files.readAllLines(Path.of(file))) {
+          if (!line.isBlank()) {
+            each.accept(JSON.readTree(line));
+          }
+        }
+      }
+      return;
+    }
     Properties settings = new Properties();
     settings.put("bootstrap.servers", bootstrap);
     settings.put("allow.auto.create.topics", "false");
@@ -288,5 +361,80 @@ public class FaultCampaignCheck {
         }
       }
     }
+  }
+
+  private static boolean follow(String bootstrap, Path outDir, Path stopFile, List<String> topics)
+      throws IOException, InterruptedException {
+    Properties settings = new Properties();
+    settings.put("bootstrap.servers", bootstrap);
+    settings.put("allow.auto.create.topics", "false");
+    settings.put("auto.offset.reset", "earliest");
+    settings.put("key.deserializer", ByteArrayDeserializer.class.getName());
+    settings.put("value.deserializer", ByteArrayDeserializer.class.getName());
+    Files.createDirectories(outDir);
+    Map<String, java.io.Writer> out = new HashMap<>();
+    for (String topic : topics) {
+      out.put(
+          topic,
+          Files.newBufferedWriter(
+              outDir.resolve(topic + ".ndjson"),
+              java.nio.file.StandardOpenOption.CREATE,
+              java.nio.file.StandardOpenOption.APPEND));
+    }
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings)) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      while (partitions.isEmpty() && !Files.exists(stopFile)) {
+        try {
+          Map<String, List<PartitionInfo>> listed = consumer.listTopics(Duration.ofSeconds(5));
+          if (listed.keySet().containsAll(topics)) {
+            for (String topic : topics) {
+              for (PartitionInfo info : listed.get(topic)) {
+                partitions.add(new TopicPartition(topic, info.partition()));
+              }
+            }
+          }
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+          // The broker is not answering yet: ask again.
+        }
+        if (partitions.isEmpty()) {
+          Thread.sleep(100);
+        }
+      }
+      if (partitions.isEmpty()) {
+        return true;
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends = null;
+      while (ends == null || behind(consumer, partitions, ends)) {
+        if (ends == null && Files.exists(stopFile)) {
+          try {
+            ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+          } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            continue;
+          }
+        }
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          java.io.Writer writer = out.get(record.topic());
+          writer.write(new String(record.value(), java.nio.charset.StandardCharsets.UTF_8));
+          writer.write('\n');
+        }
+        for (java.io.Writer writer : out.values()) {
+          writer.flush();
+        }
+      }
+    } finally {
+      for (java.io.Writer writer : out.values()) {
+        writer.close();
+      }
+    }
+    return true;
+  }
+
+  private static boolean behind(
+      KafkaConsumer<byte[], byte[]> consumer,
+      List<TopicPartition> partitions,
+      Map<TopicPartition, Long> ends) {
+    return partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p));
   }
 }

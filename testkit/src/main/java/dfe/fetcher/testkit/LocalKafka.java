@@ -92,6 +92,16 @@ public final class LocalKafka implements AutoCloseable {
     }
   }
 
+  /** Deletes {@code name} and waits until no listing of the cluster names it. */
+  public void deleteTopic(String name) throws Exception {
+    try (Admin admin = cluster.admin()) {
+      admin.deleteTopics(List.of(name)).all().get();
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> !admin.listTopics().names().get().contains(name));
+    }
+  }
+
   /** Stops the broker (the controller keeps running); its port is kept for {@link #startBroker}. */
   public void stopBroker() {
     cluster.brokers().values().forEach(broker -> broker.shutdown());

@@ -69,11 +69,23 @@ public final class FileTransport implements Transport {
 
   private static final byte NEWLINE = '\n';
 
+  /**
+   * How much more than after a failure for want of space must be free for the output to be ready.
+   */
+  private static final long ROOM_AFTER_FULL_BYTES = 1 << 20;
+
   private final Path directory;
   private final FileRotation rotation;
   private final Clock clock;
   private final FileOutputEvents events;
   private final Map<String, TopicFile> files = new ConcurrentHashMap<>();
+
+  /**
+   * What must be usable on the landing file system before the output is ready again after a batch
+   * failed for want of space (the usable bytes then plus the batch, at least a MiB more), or -1
+   * while no batch has since the last that landed.
+   */
+  private volatile long usableToBeReady = -1;
 
   /** One file per topic that only grows: no rotation, no retention. */
   public FileTransport(Path directory) {
@@ -135,10 +147,18 @@ public final class FileTransport implements Transport {
         topic = each;
         locked.get(index++).out.getFD().sync();
       }
+      if (usableToBeReady >= 0) {
+        usableToBeReady = -1;
+      }
       return CompletableFuture.completedFuture(SendResult.ALL_ACKNOWLEDGED);
     } catch (IOException e) {
       for (int i = 0; i < lengthsBefore.size(); i++) {
         locked.get(i).cutBack(lengthsBefore.get(i));
+      }
+      if (isOutOfSpace(e)) {
+        long batchBytes =
+            linesByTopic.values().stream().mapToLong(ByteArrayOutputStream::size).sum();
+        usableToBeReady = Math.max(0, usableSpace()) + Math.max(batchBytes, ROOM_AFTER_FULL_BYTES);
       }
       return CompletableFuture.failedFuture(
           new TransportException(
@@ -153,12 +173,42 @@ public final class FileTransport implements Transport {
     }
   }
 
+  /**
+   * Ready when the landing directory can be written (or created) and its file system has room: not
+   * while no byte is left, nor after a batch failed for want of space until that batch's size (a
+   * MiB at least) more is free than then, or a batch lands.
+   */
   @Override
   public boolean isReady() {
     if (Files.exists(directory)) {
-      return Files.isDirectory(directory) && Files.isWritable(directory);
+      return Files.isDirectory(directory) && Files.isWritable(directory) && hasRoom();
     }
     return canCreate(directory);
+  }
+
+  private boolean hasRoom() {
+    long usable = usableSpace();
+    if (usable < 0) {
+      return true; // the file system does not say; the writes will
+    }
+    long needed = usableToBeReady;
+    return usable > 0 && (needed < 0 || usable >= needed);
+  }
+
+  /** The landing file system's usable bytes, or -1 when it cannot be asked. */
+  private long usableSpace() {
+    try {
+      return Files.getFileStore(directory).getUsableSpace();
+    } catch (IOException | SecurityException e) {
+      return -1;
+    }
+  }
+
+  /** ENOSPC, in the words Java passes on from the system ({@code strerror}). */
+  private static boolean isOutOfSpace(IOException failure) {
+    String reason =
+        failure instanceof FileSystemException system ? system.getReason() : failure.getMessage();
+    return reason != null && reason.contains("No space left on device");
   }
 
   @Override

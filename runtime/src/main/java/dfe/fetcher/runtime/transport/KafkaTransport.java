@@ -14,6 +14,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -269,8 +270,15 @@ public final class KafkaTransport implements Transport {
   }
 
   private TransportException failure(String topic, Throwable error) {
-    if (error instanceof TimeoutException
-        && String.valueOf(error.getMessage()).contains("not present in metadata")) {
+    boolean notInMetadata =
+        error instanceof TimeoutException
+            && String.valueOf(error.getMessage()).contains("not present in metadata");
+    if (notInMetadata || error instanceof UnknownTopicOrPartitionException) {
+      // The topic may have been deleted under the fetcher: with create_topics the next batch
+      // creates it again rather than trust that it was created once.
+      topics.forget(topic);
+    }
+    if (notInMetadata) {
       // The producer's words for a cluster that never answered (or a topic that does not exist).
       return new TransportException(
           "sending to topic "

@@ -120,7 +120,17 @@ final class TopicAdmin implements AutoCloseable {
   }
 
   /**
-   * Creates the topics of {@code batch} not seen before, when topic creation is on.
+   * Forgets that {@code topic} was seen: a send to it failed, maybe because it was deleted, so the
+   * next batch for it asks the cluster to create it again (an admin round trip that finds it there
+   * when it was not deleted).
+   */
+  void forget(String topic) {
+    knownTopics.remove(topic);
+  }
+
+  /**
+   * Creates the topics of {@code batch} not seen before, or not since a send to them failed, when
+   * topic creation is on.
    *
    * @throws TransportException when a creation fails (other than for a topic that exists) or times
    *     out

@@ -79,6 +79,27 @@ class FileTransportTest {
   }
 
   @Test
+  void isNotReadyAfterABatchFailedForWantOfSpaceUntilABatchLands() throws Exception {
+    Path full = Path.of("/dev/full"); // every write to it fails with ENOSPC, as on a full disk
+    assumeTrue(Files.isWritable(full), "needs /dev/full");
+    Path file = directory.resolve("t.ndjson");
+    Files.createSymbolicLink(file, full);
+    FileTransport transport = new FileTransport(directory);
+
+    assertThat(transport.send(List.of(record("t", "{\"n\":1}"))))
+        .failsWithin(Duration.ofSeconds(10))
+        .withThrowableOfType(ExecutionException.class)
+        .withMessageContaining("No space left on device");
+    assertThat(transport.isReady()).as("ready after a batch did not fit").isFalse();
+
+    Files.delete(file);
+    transport.send(List.of(record("t", "{\"n\":2}"))).get();
+    assertThat(transport.isReady()).as("ready once a batch landed").isTrue();
+    transport.close();
+    assertThat(Files.readAllLines(file)).containsExactly("{\"n\":2}");
+  }
+
+  @Test
   void aPartialLastLineLeftByACrashIsCutOffBeforeTheNextAppend() throws Exception {
     Files.writeString(directory.resolve("t.ndjson"), "{\"n\":1}\n{\"n\":2}\n{\"n\":");
     FileTransport transport = new FileTransport(directory);
