@@ -140,7 +140,9 @@ public class CampaignRestServer {
 
   /** The number of events whose time is before {@code millis} (and not after the stop). */
   private long madeBefore(long millis) {
-    long bound = Math.min(millis, stopMillis + 1);
+    // Before the stop, stopMillis + 1 would overflow to Long.MIN_VALUE: no event at all.
+    long stop = stopMillis;
+    long bound = stop == Long.MAX_VALUE ? millis : Math.min(millis, stop + 1);
     return bound <= startMillis ? 0 : (bound - startMillis + eventMillis - 1) / eventMillis;
   }
 
