@@ -15,17 +15,19 @@
 # Families (FAMILIES, in this order): file-dump (new files dropped in before each run),
 # pg (a dump store and a tail store on PostgreSQL), mariadb (the same on MariaDB), rest (a local
 # server, benchmarks/tools/CampaignRestServer.java: a paged dump and an incremental unit),
-# file-tail (a log written and rotated by rename while it is followed).
+# file-tail (a log written and rotated by rename while it is followed), rest-faults (no kills:
+# the REST faults of issue 25 switched on and off in the local server while one service runs;
+# benchmarks/scripts/campaign/rest-faults.sh says which and how they are checked).
 #
 # Prints one line on stdout,
-#   fault-campaign: seed=S kills=file-dump:20,pg:20,... cut_dumps=N lost=0
+#   fault-campaign: seed=S kills=file-dump:20,pg:20,... faults=rest-faults:24 cut_dumps=N lost=0
 # or, when a check fails, lost=<problems> failures="..." and exits 1. Everything else goes to
 # stderr; every run's log and the checks are kept in the work directory.
 #
 #   benchmarks/scripts/fault-campaign.sh                     # 20 kills per family, seed 20261202
 #   SEED=7 KILLS=2 FAMILIES="file-dump rest" benchmarks/scripts/fault-campaign.sh
 #
-# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all five),
+# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all six),
 # KILL_WINDOW_MS (1500: a kill falls uniformly in [0, KILL_WINDOW_MS) after the run's first
 # acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), REST_PAGE_MS (20, how long
 # the REST server takes per page of 100), FILE_ROWS (10000, per dumped file),
@@ -36,16 +38,18 @@
 # directory; default a new one under /tmp).
 # Needs: JDK 17, Maven (to build the jar once), PostgreSQL on 127.0.0.1:5432 (trust, user
 # postgres, database test) and MariaDB on 127.0.0.1:3306 (root, no password) for those families;
-# each works in a database of its own and drops it.
+# each works in a database of its own and drops it. The settings of rest-faults are in its file.
 set -euo pipefail
 # shellcheck source=benchmarks/scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=benchmarks/scripts/campaign/rest-faults.sh
+source "$(dirname "${BASH_SOURCE[0]}")/campaign/rest-faults.sh"
 bench_name=fault-campaign
 no_arguments "$@"
 
 seed="${SEED:-20261202}"
 kills="${KILLS:-20}"
-families="${FAMILIES:-file-dump pg mariadb rest file-tail}"
+families="${FAMILIES:-file-dump pg mariadb rest file-tail rest-faults}"
 kill_window_ms="${KILL_WINDOW_MS:-1500}"
 db_rows="${DB_ROWS:-10000}"
 rest_items="${REST_ITEMS:-2000}"
@@ -224,6 +228,8 @@ failure() {
 
 # campaign FAMILY: the rounds, the catch-up and the checks of one family, through its functions
 # FAMILY_setup DIR, FAMILY_round DIR ROUND (before each run), FAMILY_stop DIR, FAMILY_check DIR.
+# A family with a FAMILY_faults DIR injects faults of its own instead of the kills, and sets
+# family_faults to how many.
 campaign() {
   local family=$1 dir="$work/$1" round name=${1//-/_}
   mkdir -p "$dir"
@@ -232,15 +238,20 @@ campaign() {
   RANDOM=$(((seed + $(cksum <<<"$family" | cut -d' ' -f1)) % 1000000007))
   log "$family: setting up"
   "${name}_setup" "$dir"
-  for ((round = 1; round <= kills; round++)); do
-    "${name}_round" "$dir" "$round"
-    kill_round "$family" "$dir" "$round"
-  done
+  if declare -F "${name}_faults" >/dev/null; then
+    "${name}_faults" "$dir"
+    fault_counts+=("$family:$family_faults")
+  else
+    for ((round = 1; round <= kills; round++)); do
+      "${name}_round" "$dir" "$round"
+      kill_round "$family" "$dir" "$round"
+    done
+    kill_counts+=("$family:$kills")
+  fi
   "${name}_stop" "$dir"
-  log "$family: $kills kills done; catching up with run --once"
+  log "$family: rounds done; catching up with run --once"
   catch_up "$family" "$dir"
   "${name}_check" "$dir"
-  kill_counts+=("$family:$kills")
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -511,24 +522,26 @@ main() {
   cut_dumps=0
   failures=()
   kill_counts=()
+  fault_counts=()
   : >"$work/checks.log"
   local family
   for family in $families; do
     case $family in
-      file-dump | pg | mariadb | rest | file-tail) campaign "$family" ;;
-      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail)" ;;
+      file-dump | pg | mariadb | rest | file-tail | rest-faults) campaign "$family" ;;
+      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, rest-faults)" ;;
     esac
   done
-  local kills_text
-  kills_text=$(IFS=,; echo "${kill_counts[*]}")
+  local counts=""
+  ((${#kill_counts[@]} == 0)) || counts+=" kills=$(IFS=,; echo "${kill_counts[*]}")"
+  ((${#fault_counts[@]} == 0)) || counts+=" faults=$(IFS=,; echo "${fault_counts[*]}")"
   if ((lost == 0)); then
-    printf 'fault-campaign: seed=%s kills=%s cut_dumps=%d lost=0\n' "$seed" "$kills_text" "$cut_dumps"
+    printf 'fault-campaign: seed=%s%s cut_dumps=%d lost=0\n' "$seed" "$counts" "$cut_dumps"
     return 0
   fi
   local joined
   joined=$(printf '%s; ' "${failures[@]}")
-  printf 'fault-campaign: seed=%s kills=%s cut_dumps=%d lost=%d failures="%s"\n' \
-    "$seed" "$kills_text" "$cut_dumps" "$lost" "${joined%; }"
+  printf 'fault-campaign: seed=%s%s cut_dumps=%d lost=%d failures="%s"\n' \
+    "$seed" "$counts" "$cut_dumps" "$lost" "${joined%; }"
   return 1
 }
 
