@@ -394,7 +394,9 @@ mariadb_check() {
 
 # ---------------------------------------------------------------------------------------------
 # rest: CampaignRestServer's /assets (REST_ITEMS items, pages of 100, REST_PAGE_MS each) as a dump, and
-# its /events (one every 50 ms) as an incremental unit over windows [since, until).
+# its /events (one every 50 ms) as an incremental unit over windows [since, until). Two
+# connections: the units of one run one after the other, and a kill during the listing (nearly
+# every kill) would otherwise come before the events unit ever ran.
 
 rest_setup() {
   "$java_bin" -cp "$work/classes" CampaignRestServer "$1" "$rest_items" 100 "$rest_page_ms" 50 \
@@ -420,6 +422,13 @@ sources:
         endpoints:
           - {unit: assets, shape: dump, path: /assets, row_key: /id, max_pages: 1000,
              rows: {decoder: json_array}, paginate: {type: link_header}}
+    feed:
+      topic: api
+      interval_secs: 1
+      vars: {host: "$rest_url"}
+      profile:
+        base_url: "{{ vars.host }}"
+        endpoints:
           - unit: events
             shape: tail
             path: /events
@@ -436,7 +445,7 @@ rest_stop() { curl -fsS -X POST "$rest_url/stop" >"$1/stop.json"; }
 
 rest_check() {
   check_dump rest "$1" api-assets_land "$1/assets.ndjson"
-  check_tail rest api_land api.events /id "$1/events.expected"
+  check_tail rest api_land feed.events /id "$1/events.expected"
 }
 
 # ---------------------------------------------------------------------------------------------
