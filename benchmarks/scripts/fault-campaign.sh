@@ -15,17 +15,19 @@
 # Families (FAMILIES, in this order): file-dump (new files dropped in before each run),
 # pg (a dump store and a tail store on PostgreSQL), mariadb (the same on MariaDB), rest (a local
 # server, benchmarks/tools/CampaignRestServer.java: a paged dump and an incremental unit),
-# file-tail (a log written and rotated by rename while it is followed).
+# file-tail (a log written and rotated by rename while it is followed), rest-faults (no kills:
+# the REST faults of issue 25 switched on and off in the local server while one service runs;
+# benchmarks/scripts/campaign/rest-faults.sh says which and how they are checked).
 #
 # Prints one line on stdout,
-#   fault-campaign: seed=S kills=file-dump:20,pg:20,... cut_dumps=N lost=0
+#   fault-campaign: seed=S kills=file-dump:20,pg:20,... faults=rest-faults:24 cut_dumps=N lost=0
 # or, when a check fails, lost=<problems> failures="..." and exits 1. Everything else goes to
 # stderr; every run's log and the checks are kept in the work directory.
 #
 #   benchmarks/scripts/fault-campaign.sh                     # 20 kills per family, seed 20261202
 #   SEED=7 KILLS=2 FAMILIES="file-dump rest" benchmarks/scripts/fault-campaign.sh
 #
-# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all five),
+# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all six),
 # KILL_WINDOW_MS (1500: a kill falls uniformly in [0, KILL_WINDOW_MS) after the run's first
 # acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), REST_PAGE_MS (20, how long
 # the REST server takes per page of 100), FILE_ROWS (10000, per dumped file),
@@ -36,7 +38,7 @@
 # directory; default a new one under /tmp).
 # Needs: JDK 17, Maven (to build the jar once), PostgreSQL on 127.0.0.1:5432 (trust, user
 # postgres, database test) and MariaDB on 127.0.0.1:3306 (root, no password) for those families;
-# each works in a database of its own and drops it.
+# each works in a database of its own and drops it. The settings of rest-faults are in its file.
 set -euo pipefail
 # shellcheck source=benchmarks/scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -45,7 +47,7 @@ no_arguments "$@"
 
 seed="${SEED:-20261202}"
 kills="${KILLS:-20}"
-families="${FAMILIES:-file-dump pg mariadb rest file-tail broker-faults disk-faults}"
+families="${FAMILIES:-file-dump pg mariadb rest file-tail rest-faults broker-faults disk-faults}"
 kill_window_ms="${KILL_WINDOW_MS:-1500}"
 db_rows="${DB_ROWS:-10000}"
 rest_items="${REST_ITEMS:-2000}"
@@ -229,6 +231,8 @@ failure() {
 
 # campaign FAMILY: the rounds, the catch-up and the checks of one family, through its functions
 # FAMILY_setup DIR, FAMILY_round DIR ROUND (before each run), FAMILY_stop DIR, FAMILY_check DIR.
+# A family with a FAMILY_faults DIR injects faults of its own instead of the kills, and sets
+# faults_done to how many.
 campaign() {
   local family=$1 dir="$work/$1" round name=${1//-/_}
   mkdir -p "$dir"
@@ -396,7 +400,9 @@ mariadb_check() {
 
 # ---------------------------------------------------------------------------------------------
 # rest: CampaignRestServer's /assets (REST_ITEMS items, pages of 100, REST_PAGE_MS each) as a dump, and
-# its /events (one every 50 ms) as an incremental unit over windows [since, until).
+# its /events (one every 50 ms) as an incremental unit over windows [since, until). Two
+# connections: the units of one run one after the other, and a kill during the listing (nearly
+# every kill) would otherwise come before the events unit ever ran.
 
 rest_setup() {
   "$java_bin" -cp "$work/classes" CampaignRestServer "$1" "$rest_items" 100 "$rest_page_ms" 50 \
@@ -422,6 +428,13 @@ sources:
         endpoints:
           - {unit: assets, shape: dump, path: /assets, row_key: /id, max_pages: 1000,
              rows: {decoder: json_array}, paginate: {type: link_header}}
+    feed:
+      topic: api
+      interval_secs: 1
+      vars: {host: "$rest_url"}
+      profile:
+        base_url: "{{ vars.host }}"
+        endpoints:
           - unit: events
             shape: tail
             path: /events
@@ -438,7 +451,7 @@ rest_stop() { curl -fsS -X POST "$rest_url/stop" >"$1/stop.json"; }
 
 rest_check() {
   check_dump rest "$1" api-assets_land "$1/assets.ndjson"
-  check_tail rest api_land api.events /id "$1/events.expected"
+  check_tail rest api_land feed.events /id "$1/events.expected"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -540,8 +553,8 @@ main() {
   : >"$work/checks.log"
   for family in $families; do
     case $family in
-      file-dump | pg | mariadb | rest | file-tail | broker-faults | disk-faults) campaign "$family" ;;
-      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, broker-faults, disk-faults)" ;;
+      file-dump | pg | mariadb | rest | file-tail | rest-faults | broker-faults | disk-faults) campaign "$family" ;;
+      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, rest-faults, broker-faults, disk-faults)" ;;
     esac
   done
   local counts=""

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -58,6 +59,20 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * message to OUT_DIR/TOPIC.ndjson, a line each, until STOP_FILE exists; then it reads on to the end
  * offsets of that moment and exits. What it kept is what a consumer saw, also of a topic that was
  * deleted later.
+ *
+ * <pre>
+ * serving BOOTSTRAP PHASES
+ * </pre>
+ *
+ * The faults of the rest-faults family, one line of PHASES each: {@code ON_MS OFF_MS FAULT CUT
+ * TARGETS SERVED}, TARGETS and SERVED comma lists of {@code TOPIC/STORE/dump|tail} (SERVED may be
+ * {@code -}), CUT {@code cut} when a stop ended the fault. A served dump must have completed a
+ * snapshot begun and ended while the fault was in force, a served tail must have landed a record
+ * then: the process kept serving its other units. A target dump's first snapshot begun after the
+ * fault must have its {@code end}, a target tail must land records after it: the unit recovered.
+ * With CUT (ON: the server holds a page of the dump; OFF: the process exited on SIGTERM), no
+ * snapshot of the target may end between ON and OFF: the cut dump lands no {@code end}. Each
+ * phase's figures follow the check line.
  */
 public class FaultCampaignCheck {
 
@@ -80,6 +95,7 @@ public class FaultCampaignCheck {
                   Path.of(args[2]),
                   Path.of(args[3]),
                   List.of(args).subList(4, args.length));
+          case "serving" -> serving(args[1], Path.of(args[2]));
           default -> throw new IllegalArgumentException("no check named " + args[0]);
         };
     System.exit(ok ? 0 : 1);
@@ -314,6 +330,194 @@ public class FaultCampaignCheck {
     return Path.of(files[files.length - 1]).getFileName() + "(" + files.length + " files)";
   }
 
+  record Unit(String topic, String store, boolean dump) {
+    static List<Unit> list(String text) {
+      List<Unit> units = new ArrayList<>();
+      if (!text.equals("-")) {
+        for (String unit : text.split(",")) {
+          String[] parts = unit.split("/");
+          units.add(new Unit(parts[0], parts[1], parts[2].equals("dump")));
+        }
+      }
+      return units;
+    }
+  }
+
+  record Phase(
+      long on, long off, String fault, boolean cut, List<Unit> targets, List<Unit> served) {}
+
+  /** A dump's snapshot as its frames say: when it began and, once its end landed, when it ended. */
+  record Landed(String id, String store, long begun, Long ended) {}
+
+  private static boolean serving(String bootstrap, Path phasesFile) throws IOException {
+    List<Phase> phases = new ArrayList<>();
+    for (String line : Files.readAllLines(phasesFile)) {
+      if (!line.isBlank()) {
+        String[] parts = line.trim().split(" ");
+        phases.add(
+            new Phase(
+                Long.parseLong(parts[0]),
+                Long.parseLong(parts[1]),
+                parts[2],
+                parts[3].equals("cut"),
+                Unit.list(parts[4]),
+                Unit.list(parts[5])));
+      }
+    }
+    Map<String, List<Landed>> snapshots = new HashMap<>(); // by store, in the order begun
+    Map<String, List<Long>> records = new HashMap<>(); // a tail store's records' timestamps
+    Set<String> topics = new HashSet<>();
+    for (Phase phase : phases) {
+      for (Unit unit : concat(phase.targets(), phase.served())) {
+        if (!topics.add(unit.topic() + "/" + unit.dump())) {
+          continue;
+        }
+        if (unit.dump()) {
+          Map<String, Landed> byId = new LinkedHashMap<>();
+          read(
+              bootstrap,
+              unit.topic(),
+              frame -> {
+                String id = frame.path("snapshot_id").asText();
+                Landed seen =
+                    byId.computeIfAbsent(
+                        id,
+                        k ->
+                            new Landed(
+                                id,
+                                frame.path("store").asText(),
+                                Instant.parse(frame.path("snapshot_at").asText()).toEpochMilli(),
+                                null));
+                if (frame.path("kind").asText().equals("end")) {
+                  byId.put(
+                      id,
+                      new Landed(
+                          id,
+                          seen.store(),
+                          seen.begun(),
+                          Instant.parse(frame.path("completed_at").asText()).toEpochMilli()));
+                }
+              });
+          for (Landed landed : byId.values()) {
+            snapshots.computeIfAbsent(landed.store(), k -> new ArrayList<>()).add(landed);
+          }
+          snapshots
+              .values()
+              .forEach(list -> list.sort((a, b) -> Long.compare(a.begun(), b.begun())));
+        } else {
+          read(
+              bootstrap,
+              unit.topic(),
+              (record, timestamp) ->
+                  records
+                      .computeIfAbsent(
+                          record.path("_source_fetcher").asText(), k -> new ArrayList<>())
+                      .add(timestamp));
+        }
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    List<String> figures = new ArrayList<>();
+    for (Phase phase : phases) {
+      String name = phase.fault() + " " + phase.on() + ".." + phase.off();
+      StringBuilder line =
+          new StringBuilder("  phase " + phase.fault() + " " + (phase.off() - phase.on()) + "ms:");
+      for (Unit unit : phase.targets()) {
+        if (unit.dump()) {
+          List<Landed> all = snapshots.getOrDefault(unit.store(), List.of());
+          long ended =
+              all.stream().filter(s -> within(s.begun(), phase) && s.ended() != null).count();
+          long unended =
+              all.stream().filter(s -> within(s.begun(), phase) && s.ended() == null).count();
+          line.append(" target ")
+              .append(unit.store())
+              .append(" complete=")
+              .append(ended)
+              .append(" unended=")
+              .append(unended);
+          Landed next = all.stream().filter(s -> s.begun() > phase.off()).findFirst().orElse(null);
+          if (next == null || next.ended() == null) {
+            problems.add(
+                name
+                    + ": "
+                    + unit.store()
+                    + "'s first snapshot after the fault "
+                    + (next == null ? "never began" : next.id() + " has no end"));
+          }
+          if (phase.cut()) {
+            // From ON (the server holds a page of the dump) to OFF (the process has exited), the
+            // held dump is the store's only one in flight: no end may land then.
+            Landed cut = null;
+            for (Landed s : all) {
+              if (s.ended() != null && within(s.ended(), phase)) {
+                problems.add(
+                    name
+                        + ": "
+                        + unit.store()
+                        + "'s snapshot "
+                        + s.id()
+                        + " ended while the stop cut its dump");
+              }
+              if (s.begun() <= phase.on()) {
+                cut = s;
+              }
+            }
+            line.append(
+                cut != null && cut.ended() == null
+                    ? " cut=" + cut.id() + " (open on the topic)"
+                    : " cut=none (nothing of the cut dump on the topic)");
+          }
+        } else {
+          List<Long> times = records.getOrDefault(unit.store(), List.of());
+          long during = times.stream().filter(t -> within(t, phase)).count();
+          long after = times.stream().filter(t -> t > phase.off()).count();
+          line.append(" target ").append(unit.store()).append(" records=").append(during);
+          if (after == 0) {
+            problems.add(name + ": " + unit.store() + " landed nothing after the fault");
+          }
+        }
+      }
+      for (Unit unit : phase.served()) {
+        if (unit.dump()) {
+          long complete =
+              snapshots.getOrDefault(unit.store(), List.of()).stream()
+                  .filter(
+                      s -> s.begun() >= phase.on() && s.ended() != null && s.ended() <= phase.off())
+                  .count();
+          line.append(" served ").append(unit.store()).append(" complete=").append(complete);
+          if (complete == 0) {
+            problems.add(
+                name + ": " + unit.store() + " completed no snapshot while the fault was in force");
+          }
+        } else {
+          long during =
+              records.getOrDefault(unit.store(), List.of()).stream()
+                  .filter(t -> within(t, phase))
+                  .count();
+          line.append(" served ").append(unit.store()).append(" records=").append(during);
+          if (during == 0) {
+            problems.add(
+                name + ": " + unit.store() + " landed no record while the fault was in force");
+          }
+        }
+      }
+      figures.add(line.toString());
+    }
+    boolean ok = report("phases=%d".formatted(phases.size()), problems);
+    figures.forEach(System.out::println);
+    return ok;
+  }
+
+  private static boolean within(long millis, Phase phase) {
+    return millis >= phase.on() && millis <= phase.off();
+  }
+
+  private static List<Unit> concat(List<Unit> a, List<Unit> b) {
+    List<Unit> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
   private static boolean report(String figures, List<String> problems) {
     if (problems.isEmpty()) {
       System.out.println("check: ok " + figures);
@@ -330,11 +534,17 @@ public class FaultCampaignCheck {
    */
   private static void read(String bootstrap, String topic, Consumer<JsonNode> each)
       throws IOException {
+    read(bootstrap, topic, (value, timestamp) -> each.accept(value));
+  }
+
+  /** As {@link #read(String, String, Consumer)}, with each record's Kafka timestamp (ms). */
+  private static void read(String bootstrap, String topic, BiConsumer<JsonNode, Long> each)
+      throws IOException {
     if (bootstrap.equals("files")) {
       for (String file : topic.split(",")) {
         for (String line : Files.readAllLines(Path.of(file))) {
           if (!line.isBlank()) {
-            each.accept(JSON.readTree(line));
+            each.accept(JSON.readTree(line), -1L);
           }
         }
       }
@@ -357,7 +567,7 @@ public class FaultCampaignCheck {
       Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
       while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(1))) {
-          each.accept(JSON.readTree(record.value()));
+          each.accept(JSON.readTree(record.value()), record.timestamp());
         }
       }
     }

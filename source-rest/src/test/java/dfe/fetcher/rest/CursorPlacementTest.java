@@ -114,7 +114,11 @@ class CursorPlacementTest {
 
   @Test
   void aBodyCursorThatRepeatsIsALoopThatFailsTheDump() throws Exception {
-    server.on("/search", ok("{\"hits\":[{\"id\":1}],\"next\":\"same\"}"));
+    // Rows that differ, so the request made twice is what tells the loop.
+    server.on(
+        "/search",
+        ok("{\"hits\":[{\"id\":1}],\"next\":\"same\"}"),
+        ok("{\"hits\":[{\"id\":2}],\"next\":\"same\"}"));
 
     RecordingSink sink =
         RestFixture.read(

@@ -188,8 +188,64 @@ class PagersTest {
   }
 
   @Test
+  void aPageListedAgainUnderANewUrlAbortsTheDumpNamingBothPages() throws Exception {
+    // page=2 links to itself under a new visit= each time, then moves on: no URL repeats, yet the
+    // same rows come back, and a dump that took them would end with page 2's rows three times.
+    server.on(
+        "/v1/assets",
+        ApiServer.byQuery(
+            Map.of(
+                "", ok("[{\"id\":1}]", "Link", "</v1/assets?page=2>; rel=\"next\""),
+                "page=2", ok("[{\"id\":2}]", "Link", "</v1/assets?page=2&visit=1>; rel=\"next\""),
+                "page=2&visit=1",
+                    ok("[{\"id\":2}]", "Link", "</v1/assets?page=2&visit=2>; rel=\"next\""),
+                "page=2&visit=2", ok("[{\"id\":2}]", "Link", "</v1/assets?page=3>; rel=\"next\""),
+                "page=3", ok("[{\"id\":3}]"))));
+
+    RecordingSink sink =
+        RestFixture.read(
+            dump("rows: {decoder: json_array}\npaginate: {type: link_header}"), "assets");
+
+    assertThat(sink.shape()).containsExactly("begin", "row", "row", "row", "abort");
+    assertThat(sink.abortReason())
+        .hasValue(
+            "lab.assets: pagination loops: page 3 (GET "
+                + server.url()
+                + "/v1/assets?page=2&visit=1) holds the same rows as page 2 (GET "
+                + server.url()
+                + "/v1/assets?page=2) under another URL; the listing went round, so this dump"
+                + " is not complete");
+    assertThat(server.paths())
+        .containsExactly("/v1/assets", "/v1/assets?page=2", "/v1/assets?page=2&visit=1");
+  }
+
+  @Test
+  void emptyPagesAlikeAreNotALoop() throws Exception {
+    // Some APIs page through empty pages before the rows (a filtered AWS listing): empty pages
+    // are all the same, and not the listing going round.
+    server.on(
+        "/v1/assets",
+        ApiServer.byQuery(
+            Map.of(
+                "", ok("[]", "Link", "</v1/assets?page=2>; rel=\"next\""),
+                "page=2", ok("[]", "Link", "</v1/assets?page=3>; rel=\"next\""),
+                "page=3", ok("[{\"id\":3}]"))));
+
+    RecordingSink sink =
+        RestFixture.read(
+            dump("rows: {decoder: json_array}\npaginate: {type: link_header}"), "assets");
+
+    assertThat(sink.records()).containsExactly("{\"id\":3}");
+    assertThat(sink.shape()).endsWith("end");
+  }
+
+  @Test
   void aCursorThatRepeatsIsALoop() throws Exception {
-    server.on("/v1/assets", ok("{\"items\":[{\"id\":1}],\"next\":\"same\"}"));
+    // Rows that differ, so the request made twice is what tells the loop.
+    server.on(
+        "/v1/assets",
+        ok("{\"items\":[{\"id\":1}],\"next\":\"same\"}"),
+        ok("{\"items\":[{\"id\":2}],\"next\":\"same\"}"));
 
     RecordingSink sink =
         RestFixture.read(

@@ -214,14 +214,15 @@ class WindowsTest {
 
   @Test
   void aWindowCutAtMaxPagesFailsTheTickAndCommitsNothing() throws Exception {
+    // A new row on each page (the same page again would be a loop, which fails first).
     server.on(
         "/pages",
-        exchange ->
-            ApiServer.ok(
-                    "{\"data\":[{\"id\":1}]}",
-                    "Link",
-                    "</pages?n=" + System.nanoTime() + ">; rel=\"next\"")
-                .answer(exchange));
+        exchange -> {
+          long n = System.nanoTime();
+          ApiServer.ok(
+                  "{\"data\":[{\"id\":" + n + "}]}", "Link", "</pages?n=" + n + ">; rel=\"next\"")
+              .answer(exchange);
+        });
     RestConnection connection =
         RestFixture.connection(
             """
@@ -249,5 +250,48 @@ class WindowsTest {
     }
     assertThat(sink.shape()).containsExactly("row", "row");
     assertThat(sink.checkpoint()).isEmpty();
+  }
+
+  @Test
+  void aWindowWhosePagesGoRoundUnderNewUrlsFailsAndCommitsNothing() throws Exception {
+    server.on(
+        "/pages",
+        exchange ->
+            ApiServer.ok(
+                    "{\"data\":[{\"id\":1}]}",
+                    "Link",
+                    "</pages?n=" + System.nanoTime() + ">; rel=\"next\"")
+                .answer(exchange));
+    RestConnection connection =
+        RestFixture.connection(
+            """
+            topic: lab
+            profile:
+              base_url: "%s"
+              endpoints:
+                - unit: events
+                  shape: tail
+                  path: /pages
+                  query: {since: "{{ window.start }}"}
+                  rows: {decoder: json_at, at: /data}
+                  paginate: {type: link_header}
+                  window: {format: epoch_secs, lookback: 1h}
+            """
+                .formatted(server.url()));
+    RecordingSink sink = new RecordingSink();
+
+    try (OpenConnection open = RestFixture.open(connection, clock, SourceMetrics.NONE)) {
+      assertThatThrownBy(
+              () -> open.source("events").read(Optional.empty(), sink, new Cancellation()))
+          .isInstanceOf(SourceException.class)
+          .hasMessageContaining("pagination loops: page 2 (GET " + server.url() + "/pages?n=")
+          .hasMessageContaining(
+              "holds the same rows as page 1 (GET " + server.url() + "/pages?since=")
+          .hasMessageEndingWith(
+              "under another URL; the listing went round, so this window is not complete");
+    }
+    assertThat(sink.shape()).containsExactly("row", "row");
+    assertThat(sink.checkpoint()).isEmpty();
+    assertThat(server.requests()).hasSize(2);
   }
 }

@@ -115,6 +115,7 @@ class FaultCampaignIT {
             "dfe-fetcher",
             "benchmarks/scripts/lib.sh",
             "benchmarks/scripts/fault-campaign.sh",
+            "benchmarks/scripts/campaign/rest-faults.sh",
             "benchmarks/tools/FaultCampaignCheck.java",
             "benchmarks/tools/CampaignRestServer.java")) {
       Path copy = checkout.resolve(file);

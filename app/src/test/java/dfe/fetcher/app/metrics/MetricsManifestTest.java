@@ -350,9 +350,12 @@ class MetricsManifestTest {
     api.createContext(
         "/linked",
         exchange -> {
-          byte[] body = "[{\"id\":\"c\"}]".getBytes(StandardCharsets.UTF_8);
+          // Each page its own row: the same rows again would be the listing going round.
+          boolean first = exchange.getRequestURI().getQuery() == null;
+          byte[] body =
+              (first ? "[{\"id\":\"c\"}]" : "[{\"id\":\"d\"}]").getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().set("Content-Type", "application/json");
-          if (exchange.getRequestURI().getQuery() == null) {
+          if (first) {
             int port = api.getAddress().getPort();
             exchange
                 .getResponseHeaders()

@@ -24,10 +24,13 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -37,7 +40,9 @@ import java.util.Set;
  * <ul>
  *   <li>a request fails after its retries, or a body cannot be read or decoded (a body that broke
  *       off is not requested again: its first rows were handed on already);
- *   <li>the next request (a link, a token, a page) was already made in this listing: a loop;
+ *   <li>the next request (a link, a token, a page) was already made in this listing, or a page
+ *       holds the same rows as one read before in it under another URL ({@link PageContents}): a
+ *       loop;
  *   <li>{@code max_pages} pages were read and the pager still has a next one: nothing the API says
  *       ({@code has_more}, totals) lifts the bound;
  *   <li>{@code fail_when} holds for a page, checked before any of its rows is handed on;
@@ -215,8 +220,11 @@ public final class Listing {
     Map<String, String> pagerQuery = endpoint.pager().first();
     URI uri = uri(values, pagerQuery);
     Set<String> requested = new HashSet<>();
+    PageContents contents = new PageContents();
+    List<String> pages = new ArrayList<>();
     for (int page = 1; ; page++) {
       String described = endpoint.method() + " " + requester.authorizer().describe(uri);
+      pages.add(described);
       // A POST listing's cursor may go into the body alone: the same URL with another body is
       // another page.
       String request =
@@ -259,9 +267,25 @@ public final class Listing {
       Pager.Page read;
       try (response;
           Cancellation.Registration cancel = cancellation.onCancel(response::close)) {
-        read = page(response, pagerQuery, described, shaper, out, cancellation);
+        read = page(response, pagerQuery, described, shaper, contents, out, cancellation);
       }
       metrics.increment(MetricNames.REST_PAGES, source, Map.of());
+      OptionalInt earlier = contents.endPage(page);
+      if (earlier.isPresent()) {
+        throw new SourceException(
+            source
+                + ": pagination loops: page "
+                + page
+                + " ("
+                + described
+                + ") holds the same rows as page "
+                + earlier.getAsInt()
+                + " ("
+                + pages.get(earlier.getAsInt() - 1)
+                + ") under another URL; the listing went round, so this "
+                + (window.isEmpty() ? "dump" : "window")
+                + " is not complete");
+      }
       out.pageRead();
       Optional<Pager.NextPage> next;
       try {
@@ -296,6 +320,7 @@ public final class Listing {
       Map<String, String> pagerQuery,
       String described,
       RowShaper shaper,
+      PageContents contents,
       RowsOut out,
       Cancellation cancellation)
       throws SourceException, InterruptedException {
@@ -310,6 +335,7 @@ public final class Listing {
               tree -> checkFailWhen(tree, described),
               record -> {
                 long row = index[0]++;
+                contents.element(record);
                 out.element(record, described + " row " + row);
                 shaper.shape(
                     record,
