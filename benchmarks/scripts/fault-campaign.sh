@@ -536,7 +536,8 @@ main() {
     "$root/benchmarks/tools/CampaignRestServer.java"
   local family shared=""
   for family in $families; do
-    declare -F "${family//-/_}_faults" >/dev/null || shared=1 # a kill family
+    # A family that starts a broker of its own, or needs none, says so with FAMILY_own_broker.
+    declare -F "${family//-/_}_own_broker" >/dev/null || shared=1
   done
   if [[ -z $bootstrap && -n $shared ]]; then
     export DFE_KAFKA_PORT="${DFE_KAFKA_PORT:-29092}"

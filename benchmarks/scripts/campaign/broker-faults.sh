@@ -243,3 +243,6 @@ broker_faults_check() {
   checker broker-faults tail files "$seen/logs_land.ndjson" logs.app /message "$1/lines.expected"
   cat "$1/faults.log" >&2
 }
+
+# It starts its own broker (or needs none): fault-campaign.sh starts no shared one for it.
+broker_faults_own_broker() { :; }

@@ -161,3 +161,6 @@ disk_faults_check() {
   checker disk-faults tail files "$(landed_files "$1" logs_land)" logs.app /message "$1/lines.expected"
   cat "$1/faults.log" >&2
 }
+
+# It starts its own broker (or needs none): fault-campaign.sh starts no shared one for it.
+disk_faults_own_broker() { :; }
