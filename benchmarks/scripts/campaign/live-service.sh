@@ -68,7 +68,9 @@ fill() { dd if=/dev/zero of="$1/filler" bs=64k status=none 2>/dev/null || true; 
 service_start() {
   local dir=$1 deadline
   shift
-  service_runs=$((${service_runs:-0} + 1))
+  [[ ${service_dir:-} == "$dir" ]] || service_runs=0 # counted per family
+  service_dir=$dir
+  service_runs=$((service_runs + 1))
   service_log="$dir/service-$service_runs.log"
   service_began=$(now_ms)
   (cd "$dir" && env "$@" DFE_FETCHER_JAVA_OPTS="$heap" "$fetcher" run --config config.yaml) \
@@ -190,6 +192,9 @@ live_fault() {
   else
     recovered=""
     failure "$family" "$name: the service did not land again within $recover_secs s of the fault's end"
+    # What it was doing: its units' status, and a thread dump (SIGQUIT) at the end of its log.
+    curl -fsS --max-time 5 "http://127.0.0.1:$service_port/status" >"$dir/status-$name.json" 2>&1
+    kill -QUIT "$service_pid" 2>/dev/null || true
   fi
   end=$(now_ms)
   kill "$sampler_pid" 2>/dev/null
