@@ -23,6 +23,39 @@ fault_window_ms="${FAULT_WINDOW_MS:-300}"
 # Runs "$@" when the campaign exits, the last registered first (a broker before its volume).
 on_exit() { cleanup_hooks+=("$(printf '%q ' "$@")"); }
 
+# What follows the output in the live families' configurations: the checkpoints in state/,
+# metrics on a free port, a file dump of data/*.ndjson (files dropped in) and a tail of
+# logs/app.log (tail_writer's).
+live_sources_yaml() {
+  cat <<YAML
+cursor: {directory: ./state}
+metrics: {address: "127.0.0.1:0"}
+sources:
+  file:
+    files:
+      topic: files
+      interval_secs: 1
+      units:
+        - unit: data
+          row_key: /n
+          dump: {paths: ["data/*.ndjson"]}
+    logs:
+      topic: logs
+      interval_secs: 1
+      units:
+        - unit: app
+          tail: {paths: ["logs/app.log*"], decoder: lines, glob_interval_secs: 0,
+                 rotate_wait_secs: 2}
+YAML
+}
+
+# live_start DIR: a first file for the dump, the tail's writer, and the service.
+live_start() {
+  drop_file "$1" first
+  start_writer "$1" tail_writer "$1"
+  service_start "$1"
+}
+
 # mount_tmpfs DIR SIZE_MB: a tmpfs of SIZE_MB at DIR (made empty), unmounted on exit.
 mount_tmpfs() {
   mkdir -p "$1"
