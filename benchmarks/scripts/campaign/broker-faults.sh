@@ -87,7 +87,8 @@ broker_faults_setup() {
   broker_faults_start_broker
   javac -d "$work/classes" -cp "$fetcher_jar" "$root/benchmarks/tools/CampaignBroker.java"
   mkdir -p "$1/data" "$1/logs"
-  cat >"$1/config.yaml" <<YAML
+  {
+    cat <<YAML
 instance_id: campaign
 output:
   type: kafka
@@ -96,28 +97,10 @@ output:
     create_topics: true
     properties: {delivery.timeout.ms: "20000", request.timeout.ms: "5000", max.block.ms: "10000"}
   batch: {max_rows: 200}
-cursor: {directory: ./state}
-metrics: {address: "127.0.0.1:0"}
-sources:
-  file:
-    files:
-      topic: files
-      interval_secs: 1
-      units:
-        - unit: data
-          row_key: /n
-          dump: {paths: ["data/*.ndjson"]}
-    logs:
-      topic: logs
-      interval_secs: 1
-      units:
-        - unit: app
-          tail: {paths: ["logs/app.log*"], decoder: lines, glob_interval_secs: 0,
-                 rotate_wait_secs: 2}
 YAML
-  drop_file "$1" first
-  start_writer "$1" tail_writer "$1"
-  service_start "$1"
+    live_sources_yaml
+  } >"$1/config.yaml"
+  live_start "$1"
   broker_faults_follow "$1"
 }
 

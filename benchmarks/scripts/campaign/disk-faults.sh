@@ -37,34 +37,17 @@ disk_faults_setup() {
   mount_tmpfs "$1/landing" "$disk_landing_mb"
   mount_tmpfs "$1/state" "$disk_state_mb"
   mkdir -p "$1/data" "$1/logs"
-  cat >"$1/config.yaml" <<YAML
+  {
+    cat <<YAML
 instance_id: campaign
 output:
   type: file
   file: {directory: ./landing, rotate_bytes: 16777216, retain_files: 100000}
   batch: {max_rows: 200}
-cursor: {directory: ./state}
-metrics: {address: "127.0.0.1:0"}
-sources:
-  file:
-    files:
-      topic: files
-      interval_secs: 1
-      units:
-        - unit: data
-          row_key: /n
-          dump: {paths: ["data/*.ndjson"]}
-    logs:
-      topic: logs
-      interval_secs: 1
-      units:
-        - unit: app
-          tail: {paths: ["logs/app.log*"], decoder: lines, glob_interval_secs: 0,
-                 rotate_wait_secs: 2}
 YAML
-  drop_file "$1" first
-  start_writer "$1" tail_writer "$1"
-  service_start "$1"
+    live_sources_yaml
+  } >"$1/config.yaml"
+  live_start "$1"
 }
 
 disk_faults_faults() {

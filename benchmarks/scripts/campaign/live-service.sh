@@ -23,6 +23,39 @@ fault_window_ms="${FAULT_WINDOW_MS:-300}"
 # Runs "$@" when the campaign exits, the last registered first (a broker before its volume).
 on_exit() { cleanup_hooks+=("$(printf '%q ' "$@")"); }
 
+# What follows the output in the live families' configurations: the checkpoints in state/,
+# metrics on a free port, a file dump of data/*.ndjson (files dropped in) and a tail of
+# logs/app.log (tail_writer's).
+live_sources_yaml() {
+  cat <<YAML
+cursor: {directory: ./state}
+metrics: {address: "127.0.0.1:0"}
+sources:
+  file:
+    files:
+      topic: files
+      interval_secs: 1
+      units:
+        - unit: data
+          row_key: /n
+          dump: {paths: ["data/*.ndjson"]}
+    logs:
+      topic: logs
+      interval_secs: 1
+      units:
+        - unit: app
+          tail: {paths: ["logs/app.log*"], decoder: lines, glob_interval_secs: 0,
+                 rotate_wait_secs: 2}
+YAML
+}
+
+# live_start DIR: a first file for the dump, the tail's writer, and the service.
+live_start() {
+  drop_file "$1" first
+  start_writer "$1" tail_writer "$1"
+  service_start "$1"
+}
+
 # mount_tmpfs DIR SIZE_MB: a tmpfs of SIZE_MB at DIR (made empty), unmounted on exit.
 mount_tmpfs() {
   mkdir -p "$1"
@@ -68,7 +101,9 @@ fill() { dd if=/dev/zero of="$1/filler" bs=64k status=none 2>/dev/null || true; 
 service_start() {
   local dir=$1 deadline
   shift
-  service_runs=$((${service_runs:-0} + 1))
+  [[ ${service_dir:-} == "$dir" ]] || service_runs=0 # counted per family
+  service_dir=$dir
+  service_runs=$((service_runs + 1))
   service_log="$dir/service-$service_runs.log"
   service_began=$(now_ms)
   (cd "$dir" && env "$@" DFE_FETCHER_JAVA_OPTS="$heap" "$fetcher" run --config config.yaml) \
@@ -190,6 +225,9 @@ live_fault() {
   else
     recovered=""
     failure "$family" "$name: the service did not land again within $recover_secs s of the fault's end"
+    # What it was doing: its units' status, and a thread dump (SIGQUIT) at the end of its log.
+    curl -fsS --max-time 5 "http://127.0.0.1:$service_port/status" >"$dir/status-$name.json" 2>&1
+    kill -QUIT "$service_pid" 2>/dev/null || true
   fi
   end=$(now_ms)
   kill "$sampler_pid" 2>/dev/null

@@ -116,6 +116,9 @@ class FaultCampaignIT {
             "benchmarks/scripts/lib.sh",
             "benchmarks/scripts/fault-campaign.sh",
             "benchmarks/scripts/campaign/rest-faults.sh",
+            "benchmarks/scripts/campaign/live-service.sh",
+            "benchmarks/scripts/campaign/broker-faults.sh",
+            "benchmarks/scripts/campaign/disk-faults.sh",
             "benchmarks/tools/FaultCampaignCheck.java",
             "benchmarks/tools/CampaignRestServer.java")) {
       Path copy = checkout.resolve(file);
