@@ -86,6 +86,9 @@ class OutOfMemoryContainmentTest {
     try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
       scheduler.start(List.of(job));
       await().atMost(Duration.ofSeconds(10)).until(() -> after.reads.get() >= 3);
+      // Waits for the ticks still running: close alone does not, and they write into the
+      // test's directory.
+      assertThat(scheduler.stop()).isTrue();
     }
 
     assertThat(exhausted.reads.get()).isGreaterThanOrEqualTo(3);
@@ -103,6 +106,9 @@ class OutOfMemoryContainmentTest {
     try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
       scheduler.start(List.of(job));
       await().atMost(Duration.ofSeconds(10)).until(() -> !halts.isEmpty());
+      // Waits for the ticks still running: close alone does not, and they write into the
+      // test's directory.
+      assertThat(scheduler.stop()).isTrue();
     }
 
     assertThat(halts.get(0)).isEqualTo("unit c0.broken: java.lang.InternalError: broken (test)");
