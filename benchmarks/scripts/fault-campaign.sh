@@ -15,17 +15,19 @@
 # Families (FAMILIES, in this order): file-dump (new files dropped in before each run),
 # pg (a dump store and a tail store on PostgreSQL), mariadb (the same on MariaDB), rest (a local
 # server, benchmarks/tools/CampaignRestServer.java: a paged dump and an incremental unit),
-# file-tail (a log written and rotated by rename while it is followed).
+# file-tail (a log written and rotated by rename while it is followed); and db-faults, whose one
+# service lives through database faults instead of kills (benchmarks/scripts/campaign/db-faults.sh
+# says which and its settings).
 #
 # Prints one line on stdout,
-#   fault-campaign: seed=S kills=file-dump:20,pg:20,... cut_dumps=N lost=0
+#   fault-campaign: seed=S kills=file-dump:20,pg:20,... faults=db-faults:17 cut_dumps=N lost=0
 # or, when a check fails, lost=<problems> failures="..." and exits 1. Everything else goes to
 # stderr; every run's log and the checks are kept in the work directory.
 #
 #   benchmarks/scripts/fault-campaign.sh                     # 20 kills per family, seed 20261202
 #   SEED=7 KILLS=2 FAMILIES="file-dump rest" benchmarks/scripts/fault-campaign.sh
 #
-# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all five),
+# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all six),
 # KILL_WINDOW_MS (1500: a kill falls uniformly in [0, KILL_WINDOW_MS) after the run's first
 # acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), REST_PAGE_MS (20, how long
 # the REST server takes per page of 100), FILE_ROWS (10000, per dumped file),
@@ -45,7 +47,7 @@ no_arguments "$@"
 
 seed="${SEED:-20261202}"
 kills="${KILLS:-20}"
-families="${FAMILIES:-file-dump pg mariadb rest file-tail}"
+families="${FAMILIES:-file-dump pg mariadb rest file-tail db-faults}"
 kill_window_ms="${KILL_WINDOW_MS:-1500}"
 db_rows="${DB_ROWS:-10000}"
 rest_items="${REST_ITEMS:-2000}"
@@ -66,6 +68,7 @@ broker_started=""
 pg_made=""
 mariadb_made=""
 background_pids=()
+cleanup_hooks=() # commands the families register with on_exit, run last first
 
 cleanup() {
   set +e
@@ -73,6 +76,10 @@ cleanup() {
   for pid in "${background_pids[@]}"; do
     kill -KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
+  done
+  local hook
+  for ((hook = ${#cleanup_hooks[@]} - 1; hook >= 0; hook--)); do
+    eval "${cleanup_hooks[hook]}" >/dev/null 2>&1
   done
   [[ -n $broker_started ]] && "$local_kafka" --stop >/dev/null 2>&1
   [[ -n $pg_made ]] && drop_database "$database"
@@ -206,7 +213,9 @@ checker() {
   printf '%s: %s\n' "$family" "$out" >&2
   local cut
   cut=$(grep -o ' open=[0-9]*' <<<"$out" | head -n 1 | cut -d= -f2 || true)
-  cut_dumps=$((cut_dumps + ${cut:-0}))
+  # A family that checks a topic while its faults go on sets count_cuts=0 for those checks: its
+  # check of the whole topic at the end counts the cut dumps once.
+  ((${count_cuts:-1} == 0)) || cut_dumps=$((cut_dumps + ${cut:-0}))
   if grep -q '^check: FAIL' <<<"$out"; then
     local problems
     problems=$(grep -o 'problems=[0-9]*' <<<"$out" | head -n 1 | cut -d= -f2 || true)
@@ -232,15 +241,23 @@ campaign() {
   RANDOM=$(((seed + $(cksum <<<"$family" | cut -d' ' -f1)) % 1000000007))
   log "$family: setting up"
   "${name}_setup" "$dir"
-  for ((round = 1; round <= kills; round++)); do
-    "${name}_round" "$dir" "$round"
-    kill_round "$family" "$dir" "$round"
-  done
+  if declare -F "${name}_faults" >/dev/null; then
+    "${name}_faults" "$dir" # a family whose service lives through its faults (campaign/*.sh)
+  else
+    for ((round = 1; round <= kills; round++)); do
+      "${name}_round" "$dir" "$round"
+      kill_round "$family" "$dir" "$round"
+    done
+  fi
   "${name}_stop" "$dir"
-  log "$family: $kills kills done; catching up with run --once"
+  log "$family: faults done; catching up with run --once"
   catch_up "$family" "$dir"
   "${name}_check" "$dir"
-  kill_counts+=("$family:$kills")
+  if declare -F "${name}_faults" >/dev/null; then
+    fault_counts+=("$family:$faults_done")
+  else
+    kill_counts+=("$family:$kills")
+  fi
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -484,6 +501,14 @@ file_tail_check() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# db-faults: a family whose one service lives through its faults.
+
+for campaign_file in "$(dirname "${BASH_SOURCE[0]}")"/campaign/*.sh; do
+  # shellcheck source=/dev/null
+  source "$campaign_file"
+done
+
+# ---------------------------------------------------------------------------------------------
 
 main() {
   log "seed $seed, $kills kills per family, families: $families; work dir $work"
@@ -500,7 +525,16 @@ main() {
   mkdir -p "$work/classes"
   javac -d "$work/classes" -cp "$fetcher_jar" "$root/benchmarks/tools/FaultCampaignCheck.java" \
     "$root/benchmarks/tools/CampaignRestServer.java"
-  if [[ -z $bootstrap ]]; then
+  local family shared="" broker_of
+  for family in $families; do
+    # A kill family, or one whose service lives through its faults on this broker
+    # (FAMILY_broker=shared; the others bring a broker of their own).
+    broker_of="${family//-/_}_broker"
+    if ! declare -F "${family//-/_}_faults" >/dev/null || [[ ${!broker_of:-} == shared ]]; then
+      shared=1
+    fi
+  done
+  if [[ -z $bootstrap && -n $shared ]]; then
     export DFE_KAFKA_PORT="${DFE_KAFKA_PORT:-29092}"
     export DFE_KAFKA_CONTROLLER_PORT="${DFE_KAFKA_CONTROLLER_PORT:-29093}"
     export DFE_KAFKA_DIR="$work/kafka"
@@ -511,24 +545,25 @@ main() {
   cut_dumps=0
   failures=()
   kill_counts=()
+  fault_counts=()
   : >"$work/checks.log"
-  local family
   for family in $families; do
     case $family in
-      file-dump | pg | mariadb | rest | file-tail) campaign "$family" ;;
-      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail)" ;;
+      file-dump | pg | mariadb | rest | file-tail | db-faults) campaign "$family" ;;
+      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, db-faults)" ;;
     esac
   done
-  local kills_text
-  kills_text=$(IFS=,; echo "${kill_counts[*]}")
+  local counts=""
+  ((${#kill_counts[@]} == 0)) || counts+=" kills=$(IFS=,; echo "${kill_counts[*]}")"
+  ((${#fault_counts[@]} == 0)) || counts+=" faults=$(IFS=,; echo "${fault_counts[*]}")"
   if ((lost == 0)); then
-    printf 'fault-campaign: seed=%s kills=%s cut_dumps=%d lost=0\n' "$seed" "$kills_text" "$cut_dumps"
+    printf 'fault-campaign: seed=%s%s cut_dumps=%d lost=0\n' "$seed" "$counts" "$cut_dumps"
     return 0
   fi
   local joined
   joined=$(printf '%s; ' "${failures[@]}")
-  printf 'fault-campaign: seed=%s kills=%s cut_dumps=%d lost=%d failures="%s"\n' \
-    "$seed" "$kills_text" "$cut_dumps" "$lost" "${joined%; }"
+  printf 'fault-campaign: seed=%s%s cut_dumps=%d lost=%d failures="%s"\n' \
+    "$seed" "$counts" "$cut_dumps" "$lost" "${joined%; }"
   return 1
 }
 

@@ -36,7 +36,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * compared as JSON values, in any order, each as many times), every SOURCE must have such a
  * complete snapshot, no snapshot may be truncated or in conflict, and an open one must be the last
  * snapshot its store began within a run that was killed (RUNS: one line {@code START_MS END_MS
- * killed|stopped} per run of the fetcher): a kill cuts at most one dump of a store.
+ * killed|stopped} per run of the fetcher): a kill cuts at most one dump of a store. A line {@code
+ * START_MS END_MS fault} is a fault the service lived through (a broker stopped, a disk full): an
+ * open snapshot begun while it lasted, or the last its store began before it, is explained by it.
  *
  * <pre>
  * tail BOOTSTRAP TOPIC STORE POINTER EXPECTED
@@ -65,7 +67,13 @@ public class FaultCampaignCheck {
     System.exit(ok ? 0 : 1);
   }
 
-  record Run(long start, long end, boolean killed) {}
+  enum RunKind {
+    KILLED,
+    STOPPED,
+    FAULT
+  }
+
+  record Run(long start, long end, RunKind kind) {}
 
   record Snapshot(String id, String store, String status, long at) {}
 
@@ -103,7 +111,10 @@ public class FaultCampaignCheck {
     for (String line : Files.readAllLines(runsFile)) {
       String[] parts = line.trim().split(" ");
       runs.add(
-          new Run(Long.parseLong(parts[0]), Long.parseLong(parts[1]), parts[2].equals("killed")));
+          new Run(
+              Long.parseLong(parts[0]),
+              Long.parseLong(parts[1]),
+              RunKind.valueOf(parts[2].toUpperCase(java.util.Locale.ROOT))));
     }
 
     Map<List<String>, String> sourceBySet = new LinkedHashMap<>();
@@ -154,9 +165,31 @@ public class FaultCampaignCheck {
     return report(figures, problems);
   }
 
-  /** Null when a kill (or the final stop) explains the open snapshot, else why not. */
+  /** Null when a fault, a kill (or the final stop) explains the open snapshot, else why not. */
   private static String openExplained(Snapshot open, List<Snapshot> all, List<Run> runs) {
+    for (Run fault : runs) {
+      if (fault.kind() != RunKind.FAULT) {
+        continue;
+      }
+      if (open.at() >= fault.start() && open.at() <= fault.end()) {
+        return null;
+      }
+      boolean inProgressAtStart =
+          open.at() < fault.start()
+              && all.stream()
+                  .noneMatch(
+                      other ->
+                          other.store().equals(open.store())
+                              && other.at() > open.at()
+                              && other.at() < fault.start());
+      if (inProgressAtStart) {
+        return null;
+      }
+    }
     for (Run run : runs) {
+      if (run.kind() == RunKind.FAULT) {
+        continue;
+      }
       if (open.at() >= run.start() && open.at() <= run.end()) {
         for (Snapshot other : all) {
           if (other.store().equals(open.store())
