@@ -21,7 +21,8 @@
 # Every SAMPLE_SECS it samples the process's threads, RSS and open file descriptors
 # (/proc/PID) and the database's connections (pg_stat_activity), and at the end reads each
 # unit's ticks and last success from the metrics endpoint, and checks what landed: every
-# rewrite of a file as a complete snapshot, every inserted row once.
+# rewrite of a file as a complete snapshot, every inserted row once. Files are rewritten only
+# once every unit has ticked.
 #
 # Usage: benchmarks/scripts/memory-scale.sh
 #   PARTS="rows units" PATHS="file kafka pg mariadb rest" SIZES="1000000 10000000" RUNS=1
@@ -402,9 +403,10 @@ units_run() { # SHAPE UNITS
     printf '%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$elapsed" "$threads" "$rss" "$hwm" "$fds" \
       "$conns" "$ticks" "$ticked" "$(loadavg)" >>"$out"
     (($(echo "$elapsed >= $unit_secs" | bc))) && break
-    # What changes between samples: a tenth of the files rewritten, a row in every table.
+    # What changes between samples: a tenth of the files rewritten, a row in every table. Files
+    # only once every unit has read its first: a rewrite before that would land as the first.
     if [[ $shape == files ]]; then
-      for ((i = 0; i < (units + 9) / 10; i++)); do
+      for ((i = 0; ticked == units && i < (units + 9) / 10; i++)); do
         write_unit_file "$dir/data" "$next_file" $((rewrites / units + 1))
         rewrites=$((rewrites + 1))
         next_file=$((next_file % units + 1))
@@ -438,15 +440,20 @@ units_run() { # SHAPE UNITS
     >"$results/threads-$shape-$units.txt"
   stop_pid "$fetcher_pid"
   fetcher_pid=""
-  verdict=$(awk -v units="$units" -v interval="$unit_interval" -v end="$end_epoch" \
-    -v secs="$unit_secs" -v landed="$landed" -v expected="$expected" -v hwm="$hwm" '
+  # Seconds between two ticks of a unit: from the first sample at which every unit had ticked to
+  # the last, units times the time over the ticks in between.
+  local spacing
+  spacing=$(awk -F'\t' -v units="$units" 'NR > 1 && $8 == units && !a { a = 1; t0 = $1; k0 = $7 }
+    NR > 1 { t1 = $1; k1 = $7 } END { printf "%.1f", (k1 > k0 ? (t1 - t0) * units / (k1 - k0) : 0) }' "$out")
+  verdict=$(awk -v units="$units" -v end="$end_epoch" -v spacing="$spacing" \
+    -v landed="$landed" -v expected="$expected" -v hwm="$hwm" '
     FILENAME ~ /\/ticks$/ { t[$1] = $2; n++ }
     FILENAME ~ /tick-seconds$/ { busy += $2 }
     FILENAME ~ /last-success$/ { age = end - $2; if (age > maxage) maxage = age; ok++ }
     END {
       min = -1; for (u in t) { if (min < 0 || t[u] < min) min = t[u]; if (t[u] > max) max = t[u]; total += t[u] }
-      round = (total ? busy / (total / n) : 0)     # seconds a round of every unit takes
-      printf "%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\t%d\t%d\t%d", units, n, ok, min, max, round, 1 + secs / (interval + round), maxage, landed, expected, hwm
+      printf "%d\t%d\t%d\t%d\t%d\t%s\t%.1f\t%d\t%d\t%d\t%d", units, n, ok, min, max, spacing,
+        (total ? 1000 * busy / total : 0), maxage, landed, expected, hwm
     }' "$dir/ticks" "$dir/tick-seconds" "$dir/last-success")
   printf '%s\t%s\n' "$shape" "$verdict" >>"$results/units.tsv"
   log "$shape $units units: $verdict"
@@ -466,7 +473,7 @@ landed_count() { # SHAPE DIR
 
 units_report() {
   {
-    echo "| shape | units | units seen | with a success | ticks per unit (min–max) | seconds a round | rounds expected | oldest last success s | landed | expected | peak RSS MiB |"
+    echo "| shape | units | units seen | with a success | ticks per unit (min–max) | s between ticks | ms a tick | oldest last success s | landed | expected | peak RSS MiB |"
     echo "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"
     awk -F'\t' '{ printf "| %s | %d | %d | %d | %d–%d | %.1f | %.1f | %d | %d | %d | %d |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 }' "$results/units.tsv"
   } | tee "$results/units.md"
