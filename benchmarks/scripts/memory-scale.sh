@@ -29,7 +29,7 @@
 #   SHAPES="files tails" UNITS="10 1000" UNIT_SECS=240 UNIT_INTERVAL=10 SAMPLE_SECS=10
 #   HEAP=-Xmx128m (the fetcher's heap) VERIFY_HEAP=-Xmx256m BENCH_DIR (a new directory
 #   under /tmp; results/ is kept, the data deleted) DFE_KAFKA_PORT=39192
-#   DFE_KAFKA_CONTROLLER_PORT=39193 METRICS_PORT=39194
+#   DFE_KAFKA_CONTROLLER_PORT=39193
 # Needs the JDK, Maven, jq, curl; PostgreSQL on 127.0.0.1:5432 (trust, user postgres) for pg
 # and tails; MariaDB on 127.0.0.1:3306 (root, no password) for mariadb. Makes and drops
 # databases of its own.
@@ -49,7 +49,7 @@ unit_interval="${UNIT_INTERVAL:-10}"
 sample_secs="${SAMPLE_SECS:-10}"
 heap="${HEAP:--Xmx128m}"
 verify_heap="${VERIFY_HEAP:--Xmx256m}"
-metrics_port="${METRICS_PORT:-39194}"
+metrics_port="" # the units part's fetcher's, from its log (it binds any free port)
 export DFE_KAFKA_PORT="${DFE_KAFKA_PORT:-39192}"
 export DFE_KAFKA_CONTROLLER_PORT="${DFE_KAFKA_CONTROLLER_PORT:-39193}"
 bootstrap="127.0.0.1:$DFE_KAFKA_PORT"
@@ -317,7 +317,7 @@ units_config() { # SHAPE UNITS DIR
 instance_id: scale
 output: {type: file, file: {directory: ./landing}}
 cursor: {directory: ./state}
-metrics: {address: "127.0.0.1:$metrics_port"}
+metrics: {address: "127.0.0.1:0"}
 sources:
 YAML
     if [[ $shape == files ]]; then
@@ -379,8 +379,10 @@ units_run() { # SHAPE UNITS
   DFE_FETCHER_JAVA_OPTS="$heap" DFE_FETCHER_LOG_LEVEL=INFO \
     "$fetcher" run --config "$dir/config.yaml" >"$dir/run.log" 2>&1 &
   fetcher_pid=$!
+  metrics_port=""
   for ((i = 0; i < 600; i++)); do
-    curl -sf "http://127.0.0.1:$metrics_port/livez" >/dev/null && break
+    metrics_port=$(grep -o 'event=metrics_listening address=127.0.0.1:[0-9]*' "$dir/run.log" | sed 's/.*://' || true)
+    [[ -n $metrics_port ]] && curl -sf "http://127.0.0.1:$metrics_port/livez" >/dev/null && break
     kill -0 "$fetcher_pid" 2>/dev/null || { tail -n 20 "$dir/run.log" >&2; die "the fetcher stopped"; }
     sleep 0.1
   done
