@@ -74,7 +74,8 @@ class OutOfMemoryContainmentTest {
   }
 
   @Test
-  void onTheScheduleAUnitOutOfMemoryIsRetriedOnItsIntervalAndItsNeighbourKeepsRunning() {
+  void onTheScheduleAUnitOutOfMemoryIsRetriedOnItsIntervalAndItsNeighbourKeepsRunning()
+      throws Exception {
     Throwing exhausted = new Throwing(() -> new OutOfMemoryError("Java heap space"));
     Fine after = new Fine();
     ConnectionJob job =

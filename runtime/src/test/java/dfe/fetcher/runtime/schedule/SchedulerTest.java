@@ -172,7 +172,7 @@ class SchedulerTest {
   }
 
   @Test
-  void eachConnectionsFirstRunIsShiftedByItsJitterOffset() {
+  void eachConnectionsFirstRunIsShiftedByItsJitterOffset() throws Exception {
     Instant now = Instant.parse("2026-05-01T12:00:00Z");
     Clock clock = Clock.fixed(now, java.time.ZoneOffset.UTC);
     TickJitter jitter = new TickJitter(50);
