@@ -212,6 +212,26 @@ class WindowsTest {
             "/events?since=" + (start + 3600) + "&until=" + end);
   }
 
+  /** A tail unit paging {@code /pages} by its {@code Link} headers, with {@code setting} added. */
+  private RestConnection linkPagedWindow(String setting) {
+    return RestFixture.connection(
+        """
+        topic: lab
+        profile:
+          base_url: "%s"
+          endpoints:
+            - unit: events
+              shape: tail
+              path: /pages
+              query: {since: "{{ window.start }}"}
+              rows: {decoder: json_at, at: /data}
+              paginate: {type: link_header}
+              window: {format: epoch_secs, lookback: 1h}
+              %s
+        """
+            .formatted(server.url(), setting));
+  }
+
   @Test
   void aWindowCutAtMaxPagesFailsTheTickAndCommitsNothing() throws Exception {
     // A new row on each page (the same page again would be a loop, which fails first).
@@ -223,23 +243,7 @@ class WindowsTest {
                   "{\"data\":[{\"id\":" + n + "}]}", "Link", "</pages?n=" + n + ">; rel=\"next\"")
               .answer(exchange);
         });
-    RestConnection connection =
-        RestFixture.connection(
-            """
-            topic: lab
-            profile:
-              base_url: "%s"
-              endpoints:
-                - unit: events
-                  shape: tail
-                  path: /pages
-                  query: {since: "{{ window.start }}"}
-                  rows: {decoder: json_at, at: /data}
-                  paginate: {type: link_header}
-                  max_pages: 2
-                  window: {format: epoch_secs, lookback: 1h}
-            """
-                .formatted(server.url()));
+    RestConnection connection = linkPagedWindow("max_pages: 2");
     RecordingSink sink = new RecordingSink();
 
     try (OpenConnection open = RestFixture.open(connection, clock, SourceMetrics.NONE)) {
@@ -262,22 +266,7 @@ class WindowsTest {
                     "Link",
                     "</pages?n=" + System.nanoTime() + ">; rel=\"next\"")
                 .answer(exchange));
-    RestConnection connection =
-        RestFixture.connection(
-            """
-            topic: lab
-            profile:
-              base_url: "%s"
-              endpoints:
-                - unit: events
-                  shape: tail
-                  path: /pages
-                  query: {since: "{{ window.start }}"}
-                  rows: {decoder: json_at, at: /data}
-                  paginate: {type: link_header}
-                  window: {format: epoch_secs, lookback: 1h}
-            """
-                .formatted(server.url()));
+    RestConnection connection = linkPagedWindow("");
     RecordingSink sink = new RecordingSink();
 
     try (OpenConnection open = RestFixture.open(connection, clock, SourceMetrics.NONE)) {

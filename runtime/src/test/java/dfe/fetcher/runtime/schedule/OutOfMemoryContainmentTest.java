@@ -87,9 +87,7 @@ class OutOfMemoryContainmentTest {
     try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
       scheduler.start(List.of(job));
       await().atMost(Duration.ofSeconds(10)).until(() -> after.reads.get() >= 3);
-      // Waits for the ticks still running: close alone does not, and they write into the
-      // test's directory.
-      assertThat(scheduler.stop()).isTrue();
+      stopWithin(scheduler);
     }
 
     assertThat(exhausted.reads.get()).isGreaterThanOrEqualTo(3);
@@ -107,12 +105,18 @@ class OutOfMemoryContainmentTest {
     try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
       scheduler.start(List.of(job));
       await().atMost(Duration.ofSeconds(10)).until(() -> !halts.isEmpty());
-      // Waits for the ticks still running: close alone does not, and they write into the
-      // test's directory.
-      assertThat(scheduler.stop()).isTrue();
+      stopWithin(scheduler);
     }
 
     assertThat(halts.get(0)).isEqualTo("unit c0.broken: java.lang.InternalError: broken (test)");
+  }
+
+  /**
+   * Stops {@code scheduler}, waiting for the ticks still running: {@code close} alone does not, and
+   * they write into the test's directory.
+   */
+  private static void stopWithin(Scheduler scheduler) throws InterruptedException {
+    assertThat(scheduler.stop()).isTrue();
   }
 
   private UnitRunner runner() {

@@ -190,9 +190,7 @@ class SchedulerTest {
       assertThat(beta).isEqualTo(now.plus(jitter.offset("beta", hour)));
       assertThat(alpha).as("two connections on one interval").isNotEqualTo(beta);
       assertThat(alpha).isBetween(now, now.plus(Duration.ofMinutes(30)));
-      // Waits for the ticks still running: close alone does not, and they write into the
-      // test's directory.
-      assertThat(scheduler.stop()).isTrue();
+      stopWithin(scheduler);
     }
   }
 
@@ -205,9 +203,7 @@ class SchedulerTest {
     try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
       scheduler.start(List.of(job));
       await().atMost(Duration.ofSeconds(10)).until(() -> crashing.reads.get() >= 3);
-      // Waits for the ticks still running: close alone does not, and they write into the
-      // test's directory.
-      assertThat(scheduler.stop()).isTrue();
+      stopWithin(scheduler);
     }
   }
 
@@ -228,9 +224,7 @@ class SchedulerTest {
 
       await().atMost(Duration.ofSeconds(10)).until(() -> tail.reads.get() == 2);
       assertThat(dump.reads.get()).as("the dump beside it waits for its interval").isEqualTo(1);
-      // Waits for the ticks still running: close alone does not, and they write into the
-      // test's directory.
-      assertThat(scheduler.stop()).isTrue();
+      stopWithin(scheduler);
     }
   }
 
@@ -256,9 +250,7 @@ class SchedulerTest {
           .atMost(Duration.ofSeconds(10))
           .until(() -> tail.reads.get() == 2);
       assertThat(tail.most.get()).as("reads of one connection at once").isEqualTo(1);
-      // Waits for the ticks still running: close alone does not, and they write into the
-      // test's directory.
-      assertThat(scheduler.stop()).isTrue();
+      stopWithin(scheduler);
     }
   }
 
@@ -296,9 +288,7 @@ class SchedulerTest {
           .during(Duration.ofMillis(10 * Scheduler.WAKE_DELAY_MILLIS))
           .atMost(Duration.ofSeconds(10))
           .until(() -> tail.reads.get() == 1);
-      // Waits for the ticks still running: close alone does not, and they write into the
-      // test's directory.
-      assertThat(scheduler.stop()).isTrue();
+      stopWithin(scheduler);
     }
   }
 
@@ -383,6 +373,14 @@ class SchedulerTest {
       reads.incrementAndGet();
       throw new ExceptionInInitializerError("decoder (test)");
     }
+  }
+
+  /**
+   * Stops {@code scheduler}, waiting for the ticks still running: {@code close} alone does not, and
+   * they write into the test's directory.
+   */
+  private static void stopWithin(Scheduler scheduler) throws InterruptedException {
+    assertThat(scheduler.stop()).isTrue();
   }
 
   private UnitRunner runner() {
