@@ -140,6 +140,10 @@ final class TailRecords {
         return new Bad(problem);
       }
     }
+    if (namesClear && line[from] == '{') {
+      return new Record(
+          RawRecord.ofCheckedObjectWithoutEnrichmentNames(object(line, from, to, path, offset)));
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream(to - from + 64 + path.length());
     if (line[from] != '{') {
       out.write('{');
@@ -173,6 +177,33 @@ final class TailRecords {
         namesClear
             ? RawRecord.ofCheckedObjectWithoutEnrichmentNames(record)
             : RawRecord.ofCheckedObject(record));
+  }
+
+  /**
+   * The object at {@code line[from, to)} (trimmed, checked, no top-level name to rename) with the
+   * tail's fields before its closing brace, written once into an array of its exact size.
+   */
+  private byte[] object(byte[] line, int from, int to, String path, long offset) {
+    int close = to - 1;
+    int last = close - 1;
+    while (last > from && isWhitespace(line[last])) {
+      last--;
+    }
+    boolean comma = last > from;
+    byte[] prefix = fieldsPrefix(path);
+    int digitsAt = digitsOf(offset);
+    int digitCount = digits.length - digitsAt;
+    byte[] record = new byte[close - from + (comma ? 1 : 0) + prefix.length + digitCount + 1];
+    System.arraycopy(line, from, record, 0, close - from);
+    int at = close - from;
+    if (comma) {
+      record[at++] = ',';
+    }
+    System.arraycopy(prefix, 0, record, at, prefix.length);
+    at += prefix.length;
+    System.arraycopy(digits, digitsAt, record, at, digitCount);
+    record[record.length - 1] = '}';
+    return record;
   }
 
   /** What is wrong with {@code value} as one JSON value; null when nothing is. */
@@ -270,6 +301,13 @@ final class TailRecords {
   }
 
   private void fields(ByteArrayOutputStream out, String path, long offset) {
+    out.writeBytes(fieldsPrefix(path));
+    int at = digitsOf(offset);
+    out.write(digits, at, digits.length - at);
+  }
+
+  /** {@code "_file_path":"<path>","_file_offset":}, made again only when the path changes. */
+  private byte[] fieldsPrefix(String path) {
     if (!path.equals(prefixPath)) {
       ByteArrayOutputStream prefix = new ByteArrayOutputStream(path.length() + 32);
       string(prefix, FILE_PATH);
@@ -281,19 +319,21 @@ final class TailRecords {
       fieldsPrefix = prefix.toByteArray();
       prefixPath = path;
     }
-    out.writeBytes(fieldsPrefix);
-    writeDecimal(out, offset);
+    return fieldsPrefix;
   }
 
-  /** {@code value} (at least 0) in decimal digits, written without a String between. */
-  private void writeDecimal(ByteArrayOutputStream out, long value) {
+  /**
+   * Writes {@code value} (at least 0) in decimal digits at the end of {@link #digits}, without a
+   * String between; returns where they start.
+   */
+  private int digitsOf(long value) {
     int at = digits.length;
     long rest = value;
     do {
       digits[--at] = (byte) ('0' + rest % 10);
       rest /= 10;
     } while (rest > 0);
-    out.write(digits, at, digits.length - at);
+    return at;
   }
 
   private static void string(ByteArrayOutputStream out, String text) {
