@@ -21,10 +21,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
@@ -39,12 +43,21 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each topic's file has a lock of its own, so units writing different topics never wait for each
  * other's writes or fsyncs. A batch takes the locks of the files it touches in topic order (two
- * batches cannot deadlock), appends each file's lines with one write of a buffer built beforehand,
- * fsyncs, and only then lets the next batch at those files: batches never interleave in a file, and
- * an fsync failure cannot be hidden by a later batch's fsync succeeding. If a write or an fsync
- * fails, every file the batch touched is cut back to its length before the batch, so a batch lands
- * whole or not at all; a file that could not be cut back is reopened by the next send, which drops
- * the torn last line.
+ * batches cannot deadlock) and appends each file's lines with one write of a buffer built
+ * beforehand: batches never interleave in a file. If a write fails, every file the batch touched is
+ * cut back to its length before the batch, so a batch lands whole or not at all; a file that could
+ * not be cut back is reopened by the next send, which drops the torn last line.
+ *
+ * <p>Fsyncs are grouped. A batch of one topic is acknowledged from a sync thread (one for each file
+ * being synced) once an fsync that began after its write has succeeded: the sender goes on writing
+ * its next batch while the disk syncs, and one fsync covers every batch written before it began (a
+ * sender that waited for its own fsync would spend most of its time waiting on a busy disk). A
+ * batch of several topics is fsynced by its sender before it returns, as one whole. A failed fsync
+ * cuts the file back to what the last good fsync covered and fails every batch written since: none
+ * of them is acknowledged, so none is ever half acknowledged, and a later fsync succeeding cannot
+ * hide the failure. The units those batches belonged to are then refused further batches until they
+ * abandon their tick ({@link #abandoned}): a unit's batches land in the order it sent them, never a
+ * later one without an earlier one that failed.
  *
  * <p>Files are written through streams, not a {@code FileChannel}: an interrupt closes a channel,
  * failing every thread that shares it, and can stop a batch half written. An interrupted sender
@@ -78,7 +91,29 @@ public final class FileTransport implements Transport {
   private final FileRotation rotation;
   private final Clock clock;
   private final FileOutputEvents events;
+  private final FileSync fileSync;
   private final Map<String, TopicFile> files = new ConcurrentHashMap<>();
+
+  /**
+   * Runs the fsyncs batches wait for, one at a time a file: a thread for each file being synced,
+   * made as needed and gone after a few idle seconds, so a file whose disk hangs holds up only its
+   * own batches.
+   */
+  private final ThreadPoolExecutor syncs =
+      new ThreadPoolExecutor(
+          0,
+          Integer.MAX_VALUE,
+          10,
+          TimeUnit.SECONDS,
+          new SynchronousQueue<>(),
+          task -> {
+            Thread thread = new Thread(task, "dfe-file-sync");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  /** Units a failed fsync failed batches of: refused until their tick is abandoned. */
+  private final Set<String> refusedStores = ConcurrentHashMap.newKeySet();
 
   /**
    * What must be usable on the landing file system before the output is ready again after a batch
@@ -98,10 +133,27 @@ public final class FileTransport implements Transport {
    */
   public FileTransport(
       Path directory, FileRotation rotation, Clock clock, FileOutputEvents events) {
+    this(directory, rotation, clock, events, out -> out.getFD().sync());
+  }
+
+  /** With {@code fileSync} in place of the fsync of a landing file, for tests of its failures. */
+  FileTransport(
+      Path directory,
+      FileRotation rotation,
+      Clock clock,
+      FileOutputEvents events,
+      FileSync fileSync) {
     this.directory = directory;
     this.rotation = rotation;
     this.clock = clock;
     this.events = events;
+    this.fileSync = fileSync;
+  }
+
+  /** How a landing file's written lines are made durable: {@code fsync}. */
+  @FunctionalInterface
+  interface FileSync {
+    void sync(FileOutputStream out) throws IOException;
   }
 
   /** The file a topic lands in. */
@@ -111,6 +163,32 @@ public final class FileTransport implements Transport {
 
   @Override
   public CompletableFuture<SendResult> send(List<OutboundRecord> batch) {
+    return send(null, batch);
+  }
+
+  @Override
+  public CompletableFuture<SendResult> send(UnitBatch batch) {
+    if (refusedStores.contains(batch.store())) {
+      return CompletableFuture.failedFuture(
+          new TransportException(
+              "unit "
+                  + batch.store()
+                  + ": an earlier batch failed to become durable; nothing more of this tick is"
+                  + " written",
+              null));
+    }
+    if (batch.records().isEmpty()) {
+      return CompletableFuture.completedFuture(SendResult.ALL_ACKNOWLEDGED);
+    }
+    return send(batch.store(), batch.records());
+  }
+
+  @Override
+  public void abandoned(String store) {
+    refusedStores.remove(store);
+  }
+
+  private CompletableFuture<SendResult> send(String store, List<OutboundRecord> batch) {
     SortedMap<String, ByteArrayOutputStream> linesByTopic = new TreeMap<>();
     for (OutboundRecord record : batch) {
       ByteArrayOutputStream lines =
@@ -142,13 +220,25 @@ public final class FileTransport implements Transport {
         lines.getValue().writeTo(file.out);
         file.length += lines.getValue().size();
       }
+      if (usableToBeReady >= 0) {
+        usableToBeReady = -1;
+      }
+      if (locked.size() == 1) {
+        return locked.get(0).awaitSync(store);
+      }
       index = 0;
       for (String each : linesByTopic.keySet()) {
         topic = each;
-        locked.get(index++).out.getFD().sync();
-      }
-      if (usableToBeReady >= 0) {
-        usableToBeReady = -1;
+        TopicFile file = locked.get(index);
+        try {
+          file.syncNow();
+        } catch (IOException e) {
+          // The files synced before it keep this batch's lines: cut back below as a failed write
+          // would be; this one the failed sync cut back to what its last good fsync covered.
+          lengthsBefore.set(index, Math.min(lengthsBefore.get(index), file.length));
+          throw e;
+        }
+        index++;
       }
       return CompletableFuture.completedFuture(SendResult.ALL_ACKNOWLEDGED);
     } catch (IOException e) {
@@ -213,6 +303,14 @@ public final class FileTransport implements Transport {
 
   @Override
   public void close() {
+    // The fsyncs under way finish (an fsync cannot be interrupted); what still waits after them is
+    // synced below, under each file's lock.
+    syncs.shutdown();
+    try {
+      syncs.awaitTermination(LOCK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     for (Map.Entry<String, TopicFile> entry : files.entrySet()) {
       TopicFile file = entry.getValue();
       try {
@@ -225,12 +323,29 @@ public final class FileTransport implements Transport {
         continue;
       }
       try {
+        file.settleWaiting();
         file.discard();
       } finally {
         file.lock.unlock();
       }
     }
   }
+
+  /**
+   * Has {@code file} fsynced for what waits in it; false once the transport is closed, when the
+   * caller syncs the file itself.
+   */
+  private boolean queueSync(TopicFile file) {
+    try {
+      syncs.execute(file::syncWaiting);
+      return true;
+    } catch (RejectedExecutionException closed) {
+      return false;
+    }
+  }
+
+  /** A batch's lines in a file, waiting for an fsync that covers them. */
+  private record Waiting(long end, String store, CompletableFuture<SendResult> acknowledged) {}
 
   /** One topic's file: its lock, and what is known of it while the lock is held. */
   private final class TopicFile {
@@ -244,6 +359,18 @@ public final class FileTransport implements Transport {
 
     /** The file's length as this transport has written it. Guarded by {@link #lock}. */
     long length;
+
+    /** How much of the file the last good fsync (or the open) covered. Guarded by {@link #lock}. */
+    long syncedLength;
+
+    /** Changed whenever {@link #out} is: an fsync of an earlier stream settles nothing. */
+    long generation;
+
+    /** Batches written and not yet covered by an fsync, oldest first. Guarded by {@link #lock}. */
+    final List<Waiting> waiting = new ArrayList<>();
+
+    /** Whether an fsync for what waits is asked for and not yet begun. Guarded by {@link #lock}. */
+    boolean queued;
 
     /**
      * When the live file got its first line, for {@code rotate_secs}; null while it is empty. A
@@ -265,6 +392,117 @@ public final class FileTransport implements Transport {
       this.topic = topic;
       this.path = path;
       events.topicOpened(topic);
+    }
+
+    /** The batch just written (the file's lock held) is acknowledged once an fsync covers it. */
+    CompletableFuture<SendResult> awaitSync(String store) {
+      CompletableFuture<SendResult> acknowledged = new CompletableFuture<>();
+      waiting.add(new Waiting(length, store, acknowledged));
+      if (!queued) {
+        queued = queueSync(this);
+        if (!queued) {
+          settleWaiting();
+        }
+      }
+      return acknowledged;
+    }
+
+    /**
+     * Fsyncs the file for what waits: outside the lock, so senders append meanwhile; whatever an
+     * fsync began after is acknowledged, and a failure fails all that waits.
+     */
+    void syncWaiting() {
+      FileOutputStream stream;
+      long covered;
+      long streamGeneration;
+      lock.lock();
+      try {
+        queued = false;
+        if (waiting.isEmpty() || out == null) {
+          return;
+        }
+        stream = out;
+        covered = length;
+        streamGeneration = generation;
+      } finally {
+        lock.unlock();
+      }
+      IOException failure = null;
+      try {
+        fileSync.sync(stream);
+      } catch (IOException e) {
+        failure = e;
+      }
+      lock.lock();
+      try {
+        if (streamGeneration != generation) {
+          return; // rotated, cut back or closed meanwhile: that settled what waited
+        }
+        if (failure != null) {
+          syncFailed(failure);
+          return;
+        }
+        synced(covered);
+        if (!waiting.isEmpty() && !queued) {
+          queued = queueSync(this);
+          if (!queued) {
+            settleWaiting();
+          }
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /** Fsyncs the file under its lock: everything written so far, what waits included. */
+    void syncNow() throws IOException {
+      try {
+        fileSync.sync(out);
+      } catch (IOException e) {
+        syncFailed(e);
+        throw e;
+      }
+      synced(length);
+    }
+
+    /** Before the stream is closed (the lock held): an fsync for what waits, or its failure. */
+    void settleWaiting() {
+      if (waiting.isEmpty() || out == null) {
+        return;
+      }
+      try {
+        syncNow();
+      } catch (IOException e) {
+        // syncFailed has failed what waited and cut the file back.
+      }
+    }
+
+    private void synced(long covered) {
+      syncedLength = Math.max(syncedLength, covered);
+      while (!waiting.isEmpty() && waiting.get(0).end() <= covered) {
+        waiting.remove(0).acknowledged().complete(SendResult.ALL_ACKNOWLEDGED);
+      }
+    }
+
+    /**
+     * An fsync failed: what it should have covered may be lost, so the file is cut back to what the
+     * last good one covered, and every batch written since fails; their units get no further batch
+     * until they abandon the tick.
+     */
+    private void syncFailed(IOException failure) {
+      TransportException refused =
+          new TransportException(
+              "writing topic " + topic + " to " + path + " failed: " + describe(failure), failure);
+      for (Waiting each : waiting) {
+        if (each.store() != null) {
+          refusedStores.add(each.store());
+        }
+        each.acknowledged().completeExceptionally(refused);
+      }
+      waiting.clear();
+      long keep = syncedLength;
+      cutBack(keep);
+      length = keep;
     }
 
     void lock(String topic) throws IOException, InterruptedException {
@@ -312,7 +550,9 @@ public final class FileTransport implements Transport {
         namesNotDurable = false;
       }
       out = opened;
+      generation++;
       length = Files.size(path);
+      syncedLength = length;
       firstLineAt = null;
       if (length > 0) {
         firstLineAt =
@@ -339,9 +579,9 @@ public final class FileTransport implements Transport {
       } else {
         return;
       }
-      // What the file holds was fsynced before it was acknowledged; this sync also makes a cut
-      // back after a failed batch durable before the file is closed for good.
-      out.getFD().sync();
+      // This sync covers the batches still waiting for theirs, and makes a cut back after a failed
+      // batch durable before the file is closed for good.
+      syncNow();
       discard();
       RotatedFile rotated = RotatedFile.next(topic, now, newestRotated);
       Path target = path.resolveSibling(rotated.fileName());
@@ -415,8 +655,21 @@ public final class FileTransport implements Transport {
      * and closes the file: the next batch reopens it, and drops a torn line should the cut fail.
      */
     void cutBack(long lengthBefore) {
+      if (!waiting.isEmpty() && out != null) {
+        // Earlier batches wait for an fsync of lines before the cut: it is done now, as the
+        // stream is about to be closed (a failure fails them too, and cuts further back).
+        try {
+          fileSync.sync(out);
+          synced(Math.min(length, lengthBefore));
+        } catch (IOException e) {
+          syncFailed(e);
+          return;
+        }
+      }
       try (RandomAccessFile cut = new RandomAccessFile(path.toFile(), "rw")) {
-        cut.setLength(lengthBefore);
+        if (cut.length() > lengthBefore) {
+          cut.setLength(lengthBefore);
+        }
       } catch (IOException e) {
         LOG.warn(
             "event=failed_batch_not_cut_back file={} reason=\"{}\" note=\"cut on the next open\"",
@@ -430,7 +683,15 @@ public final class FileTransport implements Transport {
       if (out != null) {
         closeQuietly(out);
         out = null;
+        generation++;
       }
+      for (Waiting each : waiting) {
+        each.acknowledged()
+            .completeExceptionally(
+                new TransportException(
+                    "topic " + topic + ": the output closed " + path + " before an fsync", null));
+      }
+      waiting.clear();
     }
   }
 
