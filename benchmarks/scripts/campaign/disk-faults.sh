@@ -93,7 +93,7 @@ disk_checkpoint_corrupted_clear() {
   local key
   for key in files.data logs.app; do
     wait_for "the service to name $key's checkpoint" 30 grep -q \
-      "event=cursor_unreadable key=campaign.$key file=$(disk_checkpoint "$1" "$key") .*action=start_over" \
+      "event=cursor_unreadable key=campaign.$key file=$(disk_checkpoint "$1" "$key") .*action=read_as_lost" \
       "$service_log" ||
       failure disk-faults "checkpoint-corrupted: no cursor_unreadable naming $key's file (log: $service_log)"
   done

@@ -1,5 +1,6 @@
 package dfe.fetcher.runtime.tick;
 
+import dfe.fetcher.core.checkpoint.LoadedCursor;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.DumpResumeMark;
 import dfe.fetcher.core.row.Mark;
@@ -27,7 +28,9 @@ import org.slf4j.event.Level;
  *
  * <p>Each tick gets a {@link Cancellation}; {@link #cancelAll} and {@link #cancelConnection} cancel
  * the running ones (a stop, a reload), which ends whatever their sources block in. A checkpoint of
- * another kind than the unit commits is reported once and treated as none.
+ * another kind than the unit commits is reported once and treated as none; one that cannot be read
+ * is read past as lost ({@link dfe.fetcher.core.row.RowSource#readAfterLostCheckpoint}), not as a
+ * first start.
  */
 public final class UnitRunner {
 
@@ -68,7 +71,8 @@ public final class UnitRunner {
       } else if (retired.getAsBoolean()) {
         cancellation.cancel("reload");
       }
-      Optional<Mark> checkpoint = checkpointOf(unit);
+      LoadedCursor loaded = checkpointOf(unit);
+      Optional<Mark> checkpoint = loaded.mark();
       if (checkpoint.isPresent() && checkpoint.get() instanceof DumpResumeMark open) {
         // What landed, not only what was acknowledged: the snapshot continues after it, or a
         // new one opens.
@@ -77,7 +81,12 @@ public final class UnitRunner {
         resumed.ifPresent(tick::resumeSnapshot);
         checkpoint = resumed.map(Mark.class::cast);
       }
-      unit.source().read(checkpoint, tick, cancellation);
+      if (loaded instanceof LoadedCursor.Unreadable) {
+        // Not a first start: what the lost checkpoint covered may land again, nothing is skipped.
+        unit.source().readAfterLostCheckpoint(tick, cancellation);
+      } else {
+        unit.source().read(checkpoint, tick, cancellation);
+      }
       TickOutcome done = tick.finish();
       if (done instanceof TickOutcome.Failed failed) {
         context.metrics().tickFailed(unit.store());
@@ -179,11 +188,12 @@ public final class UnitRunner {
     return running.keySet().stream().map(BoundUnit::store).sorted().toList();
   }
 
-  private Optional<Mark> checkpointOf(BoundUnit unit) {
+  private LoadedCursor checkpointOf(BoundUnit unit) {
     if (unit.markKind().isEmpty()) {
-      return Optional.empty();
+      return new LoadedCursor.None();
     }
-    Optional<Mark> loaded = context.cursors().load(unit.cursorKey());
+    LoadedCursor found = context.cursors().find(unit.cursorKey());
+    Optional<Mark> loaded = found.mark();
     if (loaded.isPresent() && loaded.get().kind() != unit.markKind().get()) {
       String problem =
           "a "
@@ -199,10 +209,11 @@ public final class UnitRunner {
             loaded.get().kind().wireName(),
             unit.markKind().get().wireName());
       }
-      return Optional.empty();
+      // The unit was configured to read another way: its mark says nothing of this way's.
+      return new LoadedCursor.None();
     }
     reportedCheckpoints.remove(unit.cursorKey());
-    return loaded;
+    return found;
   }
 
   private TickOutcome stopped(BoundUnit unit, UnitTick tick) {

@@ -549,6 +549,20 @@ class FileTailSourceTest {
   }
 
   @Test
+  void aLostCheckpointIsNoFirstStartSoReadFromEndStillReadsTheFilesFromTheirStart()
+      throws IOException {
+    append("app.log", "landed before the checkpoint was lost\nwritten since\n");
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log").readFrom(ReadFrom.END));
+
+    tail.readAfterLostCheckpoint();
+    append("app.log", "after\n");
+    tail.read();
+
+    assertThat(tail.values())
+        .containsExactly("landed before the checkpoint was lost", "written since", "after");
+  }
+
+  @Test
   void aFileOlderThanIgnoreOlderIsNotFollowed() throws IOException {
     Path old = append("old.log", "old\n");
     Files.setLastModifiedTime(
