@@ -1,5 +1,6 @@
 package dfe.fetcher.runtime.tick;
 
+import dfe.fetcher.core.checkpoint.CursorStore;
 import dfe.fetcher.core.checkpoint.LoadedCursor;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.DumpResumeMark;
@@ -40,6 +41,7 @@ public final class UnitRunner {
   private final ProcessHalt halt;
   private final Map<BoundUnit, Cancellation> running = new ConcurrentHashMap<>();
   private final Map<String, String> reportedCheckpoints = new ConcurrentHashMap<>();
+  private final UncommittedMarks uncommitted = new UncommittedMarks();
 
   public UnitRunner(TickContext context) {
     this(context, ProcessHalt.JVM);
@@ -63,13 +65,17 @@ public final class UnitRunner {
   public TickOutcome runTick(BoundUnit unit, BooleanSupplier retired) {
     long started = System.nanoTime();
     Cancellation cancellation = new Cancellation();
-    UnitTick tick = new UnitTick(context, unit, cancellation);
+    UnitTick tick = new UnitTick(context, unit, cancellation, uncommitted);
     running.put(unit, cancellation);
     try {
       if (context.stopping().getAsBoolean()) {
         cancellation.cancel("stopping");
       } else if (retired.getAsBoolean()) {
         cancellation.cancel("reload");
+      }
+      Optional<TickOutcome> stillUncommitted = commitWhatFailed(unit);
+      if (stillUncommitted.isPresent()) {
+        return stillUncommitted.get();
       }
       LoadedCursor loaded = checkpointOf(unit);
       Optional<Mark> checkpoint = loaded.mark();
@@ -166,6 +172,47 @@ public final class UnitRunner {
       halt.halt("unit " + unit.store(), again);
       throw again;
     }
+  }
+
+  /**
+   * Commits the mark {@code unit}'s last commit failed to record, before anything is read: what it
+   * covers landed and was acknowledged. Answers the tick's failure while the commit still fails, so
+   * the unit lands nothing again meanwhile; empty once there is nothing left to commit.
+   */
+  private Optional<TickOutcome> commitWhatFailed(BoundUnit unit) {
+    Optional<Mark> mark = uncommitted.of(unit.cursorKey());
+    if (mark.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      context.cursors().commit(unit.cursorKey(), mark.get());
+    } catch (CursorStore.CheckpointException e) {
+      context.metrics().tickFailed(unit.store());
+      String reason =
+          "unit "
+              + unit.store()
+              + ": checkpoint still not committed: "
+              + e.getMessage()
+              + "; nothing is read again until it is";
+      LOG.error("event=tick_failed unit={} error=\"{}\"", unit.store(), LogValues.quoted(reason));
+      return Optional.of(new TickOutcome.Failed(reason));
+    }
+    uncommitted.committed(unit.cursorKey());
+    context.metrics().checkpointCommitted(unit.store());
+    LOG.info(
+        "event=checkpoint_committed_late unit={} key={} reason=\"the commit that failed before"
+            + " works now\"",
+        unit.store(),
+        unit.cursorKey());
+    return Optional.empty();
+  }
+
+  /**
+   * The cursor keys of the units whose last commit failed, sorted: while there is one, the service
+   * is not ready, for those units land nothing until their checkpoints can be written.
+   */
+  public List<String> uncommittedKeys() {
+    return uncommitted.keys();
   }
 
   /** Cancels every running tick: the service is stopping. */
