@@ -12,6 +12,8 @@ import dfe.fetcher.source.SourceMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
@@ -287,7 +289,8 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   // Which files, from where
 
   private List<FollowedFile> follow(
-      List<FileTailMark.TailedFile> entries, boolean fromEnd, Instant now, RowSink sink) {
+      List<FileTailMark.TailedFile> entries, boolean fromEnd, Instant now, RowSink sink)
+      throws InterruptedException {
     List<FileAssignment.Entry> parsed = new ArrayList<>();
     for (FileTailMark.TailedFile entry : entries) {
       Optional<Fingerprint> fingerprint = Fingerprint.parse(entry.fingerprint());
@@ -626,7 +629,8 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   }
 
   private Optional<Prefix> prefix(
-      Path path, String identity, BasicFileAttributes attrs, RowSink sink) {
+      Path path, String identity, BasicFileAttributes attrs, RowSink sink)
+      throws InterruptedException {
     Instant modified = attrs.lastModifiedTime().toInstant();
     String key = identity + "|" + path;
     Prefix cached = prefixes.get(key);
@@ -652,8 +656,28 @@ public final class FileTailSource implements RowSource, AutoCloseable {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
+      throwIfInterrupted(e, path, identity);
       reportOnce(sink, path.toString(), "unreadable");
       return Optional.empty();
+    }
+  }
+
+  /**
+   * Throws when {@code e} is the read being interrupted rather than the file failing: a cancelled
+   * tick (a stop, a reload, the driver's failure) interrupts the reading thread, and an
+   * interruptible channel then closes under the read ({@link ClosedByInterruptException}, or {@link
+   * AsynchronousCloseException} when another thread closed it). The file is fine, so it is neither
+   * logged nor counted as unreadable; its closed handle is dropped, to be opened again by the next
+   * read.
+   */
+  private void throwIfInterrupted(IOException e, Path path, String identity)
+      throws InterruptedException {
+    if (e instanceof AsynchronousCloseException) {
+      open.close(identity);
+      InterruptedException interrupted =
+          new InterruptedException("the read of " + path + " was interrupted");
+      interrupted.initCause(e);
+      throw interrupted;
     }
   }
 
@@ -910,7 +934,8 @@ public final class FileTailSource implements RowSource, AutoCloseable {
       return reader;
     }
 
-    private void skipFile(FollowedFile file, IOException e) {
+    private void skipFile(FollowedFile file, IOException e) throws InterruptedException {
+      throwIfInterrupted(e, file.path, file.identity);
       file.atEnd = true;
       if (reported.add("unreadable:" + file.path)) {
         LOG.warn(
