@@ -54,8 +54,9 @@ disk_faults_faults() {
   faults_done=0
   local fault rows
   for fault in landing-full landing-read-only state-full state-read-only checkpoint-corrupted clock-back; do
-    # While the checkpoints cannot be written, the dump lands its file again every tick: a small
-    # file keeps that from filling the landing volume.
+    # Before a failed commit was retried ahead of the next read, the dump landed its file again
+    # every tick while the checkpoints could not be written; a small file keeps a build that
+    # still did from filling the landing volume.
     rows=$fault_file_rows
     [[ $fault != state-* ]] || rows=$((rows / 5))
     fault_file_rows=$rows live_fault disk-faults "$1" "$fault" files.data logs.app \
