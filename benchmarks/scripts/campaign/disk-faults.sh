@@ -83,7 +83,9 @@ disk_checkpoint_corrupted_inject() {
   tail_file=$(disk_checkpoint "$1" logs.app)
   service_stop disk-faults "$1"
   size=$(stat -c %s "$dump")
-  printf '#not json#' | dd of="$dump" bs=1 seek=$((size / 2)) conv=notrunc status=none
+  # A control byte first: text alone in the middle of a string value (a path) left valid JSON
+  # with another path in it, which the service rightly read without a word.
+  printf '\001#not json#' | dd of="$dump" bs=1 seek=$((size / 2)) conv=notrunc status=none
   size=$(stat -c %s "$tail_file")
   truncate -s $((size / 2)) "$tail_file"
   service_start "$1"
