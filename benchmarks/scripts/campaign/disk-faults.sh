@@ -54,8 +54,9 @@ disk_faults_faults() {
   faults_done=0
   local fault rows
   for fault in landing-full landing-read-only state-full state-read-only checkpoint-corrupted clock-back; do
-    # While the checkpoints cannot be written, the dump lands its file again every tick: a small
-    # file keeps that from filling the landing volume.
+    # Before a failed commit was retried ahead of the next read, the dump landed its file again
+    # every tick while the checkpoints could not be written; a small file keeps a build that
+    # still did from filling the landing volume.
     rows=$fault_file_rows
     [[ $fault != state-* ]] || rows=$((rows / 5))
     fault_file_rows=$rows live_fault disk-faults "$1" "$fault" files.data logs.app \
@@ -82,7 +83,9 @@ disk_checkpoint_corrupted_inject() {
   tail_file=$(disk_checkpoint "$1" logs.app)
   service_stop disk-faults "$1"
   size=$(stat -c %s "$dump")
-  printf '#not json#' | dd of="$dump" bs=1 seek=$((size / 2)) conv=notrunc status=none
+  # A control byte first: text alone in the middle of a string value (a path) left valid JSON
+  # with another path in it, which the service rightly read without a word.
+  printf '\001#not json#' | dd of="$dump" bs=1 seek=$((size / 2)) conv=notrunc status=none
   size=$(stat -c %s "$tail_file")
   truncate -s $((size / 2)) "$tail_file"
   service_start "$1"
@@ -93,7 +96,7 @@ disk_checkpoint_corrupted_clear() {
   local key
   for key in files.data logs.app; do
     wait_for "the service to name $key's checkpoint" 30 grep -q \
-      "event=cursor_unreadable key=campaign.$key file=$(disk_checkpoint "$1" "$key") .*action=start_over" \
+      "event=cursor_unreadable key=campaign.$key file=$(disk_checkpoint "$1" "$key") .*action=read_as_lost" \
       "$service_log" ||
       failure disk-faults "checkpoint-corrupted: no cursor_unreadable naming $key's file (log: $service_log)"
   done

@@ -1,6 +1,7 @@
 package dfe.fetcher.connect;
 
 import dfe.fetcher.core.checkpoint.CursorStore;
+import dfe.fetcher.core.checkpoint.LoadedCursor;
 import dfe.fetcher.core.checkpoint.MarkCodec;
 import dfe.fetcher.core.row.Mark;
 import java.nio.charset.StandardCharsets;
@@ -44,29 +45,29 @@ final class ConnectCursorStore implements CursorStore {
   }
 
   @Override
-  public Optional<Mark> load(String key) {
+  public LoadedCursor find(String key) {
     String store = storeOf(key);
     Mark mine = committed.get(key);
     if (mine != null) {
       transport.startAt(store, Optional.of(ConnectTransport.offsetOf(mine, clock)));
-      return Optional.of(mine);
+      return new LoadedCursor.Held(mine);
     }
     Map<String, Object> stored = offsets.offset(ConnectTransport.partitionOf(store));
     Object document = stored == null ? null : stored.get(ConnectTransport.MARK);
     if (!(document instanceof String text)) {
       transport.startAt(store, Optional.empty());
-      return Optional.empty();
+      return new LoadedCursor.None();
     }
     transport.startAt(store, Optional.of(stored));
     try {
-      return Optional.of(MarkCodec.decode(text.getBytes(StandardCharsets.UTF_8)));
+      return new LoadedCursor.Held(MarkCodec.decode(text.getBytes(StandardCharsets.UTF_8)));
     } catch (MarkCodec.UnreadableMarkException e) {
       LOG.warn(
           "event=checkpoint_unreadable unit={} where=connect_offset error=\"{}\""
-              + " action=start_over",
+              + " action=read_as_lost",
           store,
           e.getMessage());
-      return Optional.empty();
+      return new LoadedCursor.Unreadable("the connect offset of " + store, e.getMessage());
     }
   }
 

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves {@code /metrics} (Prometheus text), {@code /livez} (200 while the process runs), {@code
- * /readyz} (200 while the transport is reachable, 503 otherwise) and {@code /status} (JSON: each
- * unit's last tick, outcome, last success, next tick and checkpoint, see {@link StatusDocument}) on
- * {@code metrics.address}. Port 0 binds any free port; {@link #port()} tells which.
+ * /readyz} (200 while the service is ready, 503 otherwise) and {@code /status} (JSON: each unit's
+ * last tick, outcome, last success, next tick and checkpoint, see {@link StatusDocument}) on {@code
+ * metrics.address}. Port 0 binds any free port; {@link #port()} tells which.
  */
 public final class HealthServer implements AutoCloseable {
 
@@ -105,7 +105,10 @@ public final class HealthServer implements AutoCloseable {
         if (ready.getAsBoolean()) {
           write(exchange, 200, "ready\n");
         } else {
-          write(exchange, 503, "not ready: the transport is unreachable\n");
+          write(
+              exchange,
+              503,
+              "not ready: the output is unreachable or a checkpoint cannot be committed\n");
         }
       }
       case "/status" ->

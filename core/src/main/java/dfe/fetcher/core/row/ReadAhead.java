@@ -67,12 +67,29 @@ public final class ReadAhead implements RowSource {
   @Override
   public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException {
+    readAhead(handOff -> source.read(checkpoint, handOff, cancellation), sink);
+  }
+
+  @Override
+  public void readAfterLostCheckpoint(RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    readAhead(handOff -> source.readAfterLostCheckpoint(handOff, cancellation), sink);
+  }
+
+  /** One of the source's reads, made on the reading thread into the hand-off. */
+  @FunctionalInterface
+  private interface SourceRead {
+    void into(RowSink handOff) throws SourceException, InterruptedException;
+  }
+
+  private void readAhead(SourceRead read, RowSink sink)
+      throws SourceException, InterruptedException {
     HandOff handOff = new HandOff();
     Thread reader =
         new Thread(
             () -> {
               try {
-                source.read(checkpoint, handOff, cancellation);
+                read.into(handOff);
               } catch (Throwable e) {
                 handOff.sourceFailed(e);
                 return;

@@ -25,6 +25,21 @@ public interface RowSource {
       throws SourceException, InterruptedException;
 
   /**
+   * Reads as {@link #read} without a checkpoint, for a unit whose checkpoint exists but cannot be
+   * read (a corrupted cursor file): the driver calls this instead of {@code read}, on each tick
+   * until the unit commits a mark again. A lost checkpoint is not a first start: whatever the unit
+   * had read may land again, but nothing it had not read may be passed over. The default is {@code
+   * read(Optional.empty(), ...)}, right for a source whose first read takes everything there is (a
+   * dump, a database tail from the table's first key) or starts at a time it was configured with (a
+   * REST window's {@code lookback}). A source whose first read skips what is already there (a file
+   * tail with {@code read_from: end}) reads from the start instead, and says so in its log.
+   */
+  default void readAfterLostCheckpoint(RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    read(Optional.empty(), sink, cancellation);
+  }
+
+  /**
    * Asks the source to run {@code wake} whenever it has likely got something to read before its
    * next tick (a tailed file was written), so the scheduler can read it at once instead of at the
    * end of the interval. A wake is only a hint: it may come when there is nothing new, and the

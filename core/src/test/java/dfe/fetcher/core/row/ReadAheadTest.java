@@ -103,6 +103,30 @@ class ReadAheadTest {
   }
 
   @Test
+  void aReadAfterALostCheckpointIsTheSourcesOwnOnTheReadingThread() throws Exception {
+    RowSource source =
+        new RowSource() {
+          @Override
+          public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+              throws InterruptedException {
+            sink.row(row(0));
+          }
+
+          @Override
+          public void readAfterLostCheckpoint(RowSink sink, Cancellation cancellation)
+              throws InterruptedException {
+            sink.row(row(Thread.currentThread().getName().equals("dfe-read-ahead-test") ? 1 : 2));
+          }
+        };
+    Recording driver = new Recording();
+
+    new ReadAhead(source, "dfe-read-ahead-test", 2, 1 << 20)
+        .readAfterLostCheckpoint(driver, new Cancellation());
+
+    assertThat(driver.calls).containsExactly("row line 1");
+  }
+
+  @Test
   void whatTheSourceThrowsIsThrownAfterEveryCallBeforeIt() {
     SourceException failure = new SourceException("a.log:3: not valid JSON");
     RowSource source =

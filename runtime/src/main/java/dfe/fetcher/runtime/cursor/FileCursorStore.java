@@ -1,6 +1,7 @@
 package dfe.fetcher.runtime.cursor;
 
 import dfe.fetcher.core.checkpoint.CursorStore;
+import dfe.fetcher.core.checkpoint.LoadedCursor;
 import dfe.fetcher.core.checkpoint.MarkCodec;
 import dfe.fetcher.core.row.Mark;
 import java.io.IOException;
@@ -15,7 +16,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * One JSON file per cursor key under a directory: {@code <key>.json}, written to a temporary file,
  * fsynced, renamed over the old one and the directory fsynced, so a crash leaves either the old
  * cursor or the new one, whole. The file's form is {@link MarkCodec}'s, versioned. A cursor that
- * cannot be read or understood is logged once (again only when the problem changes) and treated as
- * none: the unit starts over, which re-lands data rather than skipping it.
+ * cannot be read or understood is logged once (again only when the problem changes), naming the
+ * file, and found {@link LoadedCursor.Unreadable}: the unit reads as after a lost checkpoint, which
+ * re-lands data rather than skipping it.
  *
  * <p>Commits of different keys never wait for each other: each key has its own lock, so one unit's
  * fsync does not queue the others.
@@ -49,21 +50,21 @@ public final class FileCursorStore implements CursorStore {
   }
 
   @Override
-  public Optional<Mark> load(String key) {
+  public LoadedCursor find(String key) {
     Path file = fileOf(key);
     byte[] document;
     try {
       document = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       reported.remove(key);
-      return Optional.empty();
+      return new LoadedCursor.None();
     } catch (IOException e) {
       return unreadable(key, file, "cannot read: " + e.getClass().getSimpleName());
     }
     try {
       Mark mark = MarkCodec.decode(document);
       reported.remove(key);
-      return Optional.of(mark);
+      return new LoadedCursor.Held(mark);
     } catch (MarkCodec.UnreadableMarkException e) {
       return unreadable(key, file, e.getMessage());
     }
@@ -116,15 +117,16 @@ public final class FileCursorStore implements CursorStore {
     }
   }
 
-  private Optional<Mark> unreadable(String key, Path file, String problem) {
+  private LoadedCursor unreadable(String key, Path file, String problem) {
     if (!problem.equals(reported.put(key, problem))) {
+      // What the unit does about it is its source's to say (RowSource.readAfterLostCheckpoint).
       LOG.warn(
-          "event=cursor_unreadable key={} file={} error=\"{}\" action=start_over",
+          "event=cursor_unreadable key={} file={} error=\"{}\" action=read_as_lost",
           key,
           file,
           problem);
     }
-    return Optional.empty();
+    return new LoadedCursor.Unreadable(file.toString(), problem);
   }
 
   @Override

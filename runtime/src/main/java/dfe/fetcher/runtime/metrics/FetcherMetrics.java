@@ -373,7 +373,7 @@ public final class FetcherMetrics implements SourceMetrics, TickMetrics, FileOut
   public void registerReadiness(BooleanSupplier ready) {
     GaugeWithCallback.builder()
         .name(MetricNames.READY)
-        .help("1 while the service is ready (its output reachable, as /readyz answers), else 0")
+        .help("1 while the service is ready (as /readyz answers), else 0")
         .callback(callback -> callback.call(ready.getAsBoolean() ? 1 : 0))
         .register(registry);
   }

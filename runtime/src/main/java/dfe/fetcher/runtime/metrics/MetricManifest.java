@@ -217,7 +217,7 @@ public final class MetricManifest {
               MetricNames.READY,
               Type.GAUGE,
               List.of(),
-              "1 while the output is reachable (/readyz answers 200), else 0"));
+              "1 while the service is ready (/readyz answers 200), else 0"));
 
   /** What {@code snapshots apply --metrics-address} serves, a process of its own. */
   public static final List<Series> APPLY =

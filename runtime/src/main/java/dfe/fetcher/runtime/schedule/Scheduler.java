@@ -129,7 +129,7 @@ public final class Scheduler implements AutoCloseable {
       // A flag of its own: one a job taken off the schedule left set would never be set again.
       AtomicBoolean flag = new AtomicBoolean();
       woken.put(unit.store(), flag);
-      unit.source().wakeOn(() -> wake(job, flag));
+      unit.source().wakeOn(() -> wake(job, unit.store(), flag));
     }
     LOG.info(
         "event=connection_scheduled connection={} units={} interval_secs={} jitter_ms={}",
@@ -319,8 +319,8 @@ public final class Scheduler implements AutoCloseable {
    * A unit's source woke it: the connection gets a run of the woken units at once, unless one is
    * asked for already. Called on the source's thread; returns at once.
    */
-  private void wake(ConnectionJob job, AtomicBoolean flag) {
-    if (!stopping(job) && flag.compareAndSet(false, true)) {
+  private void wake(ConnectionJob job, String store, AtomicBoolean flag) {
+    if (!stopping(job) && !lastTickFailed(store) && flag.compareAndSet(false, true)) {
       submitWoken(job);
     }
   }
@@ -363,7 +363,17 @@ public final class Scheduler implements AutoCloseable {
 
   private boolean isWoken(BoundUnit unit) {
     AtomicBoolean flag = woken.get(unit.store());
-    return flag != null && flag.get();
+    return flag != null && flag.get() && !lastTickFailed(unit.store());
+  }
+
+  /**
+   * Whether {@code store}'s last tick failed. A wake says there is more to read; it does not say
+   * that what failed (the output, the checkpoints) works again. Such a unit is tried again on its
+   * interval, not on every write to its files: a tail whose file is written without a pause would
+   * otherwise fail a tick, and log it, every {@value #WAKE_DELAY_MILLIS} ms.
+   */
+  private boolean lastTickFailed(String store) {
+    return history.of(store).lastOutcome().filter(TickOutcome.Failed.class::isInstance).isPresent();
   }
 
   /** After a run, one more for the units woken while it went on. */

@@ -52,6 +52,7 @@ public final class FetcherService implements AutoCloseable {
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final Map<String, Wired> wired = new LinkedHashMap<>();
   private final Scheduler scheduler;
+  private final UnitRunner runner;
   private final FileCursorStore cursors;
   private volatile boolean started;
 
@@ -72,9 +73,10 @@ public final class FetcherService implements AutoCloseable {
     this.runtime = new SourceRuntime(clock, config.oversize(), metrics);
     this.cursors = new FileCursorStore(config.checkpointDirectory(), clock);
     TickContext context = TickContext.of(config, transport, cursors, metrics, clock, stopping::get);
+    this.runner = new UnitRunner(context);
     this.scheduler =
         new Scheduler(
-            new UnitRunner(context),
+            runner,
             config.scheduler().maxConcurrentFetches(),
             config.scheduler().stopGrace(),
             clock,
@@ -183,9 +185,12 @@ public final class FetcherService implements AutoCloseable {
     scheduler.start(jobs());
   }
 
-  /** Ready while the service is not stopping and its transport is reachable. */
+  /**
+   * Ready while the service is not stopping, its transport is reachable, and every unit's last
+   * checkpoint commit worked (a unit whose commit failed lands nothing until it works).
+   */
   public boolean isReady() {
-    return !stopping.get() && transport.isReady();
+    return !stopping.get() && transport.isReady() && runner.uncommittedKeys().isEmpty();
   }
 
   /**

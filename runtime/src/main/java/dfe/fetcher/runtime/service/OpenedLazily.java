@@ -46,6 +46,12 @@ final class OpenedLazily implements AutoCloseable {
       }
 
       @Override
+      public void readAfterLostCheckpoint(RowSink sink, Cancellation cancellation)
+          throws SourceException, InterruptedException {
+        opened().source(unit).readAfterLostCheckpoint(sink, cancellation);
+      }
+
+      @Override
       public void wakeOn(Runnable wake) {
         wakeWhenOpen(unit, wake);
       }

@@ -1,5 +1,7 @@
 package dfe.fetcher.runtime.tick;
 
+import dfe.fetcher.core.checkpoint.CursorStore;
+import dfe.fetcher.core.checkpoint.LoadedCursor;
 import dfe.fetcher.core.row.Cancellation;
 import dfe.fetcher.core.row.DumpResumeMark;
 import dfe.fetcher.core.row.Mark;
@@ -27,7 +29,9 @@ import org.slf4j.event.Level;
  *
  * <p>Each tick gets a {@link Cancellation}; {@link #cancelAll} and {@link #cancelConnection} cancel
  * the running ones (a stop, a reload), which ends whatever their sources block in. A checkpoint of
- * another kind than the unit commits is reported once and treated as none.
+ * another kind than the unit commits is reported once and treated as none; one that cannot be read
+ * is read past as lost ({@link dfe.fetcher.core.row.RowSource#readAfterLostCheckpoint}), not as a
+ * first start.
  */
 public final class UnitRunner {
 
@@ -37,6 +41,7 @@ public final class UnitRunner {
   private final ProcessHalt halt;
   private final Map<BoundUnit, Cancellation> running = new ConcurrentHashMap<>();
   private final Map<String, String> reportedCheckpoints = new ConcurrentHashMap<>();
+  private final UncommittedMarks uncommitted = new UncommittedMarks();
 
   public UnitRunner(TickContext context) {
     this(context, ProcessHalt.JVM);
@@ -60,7 +65,7 @@ public final class UnitRunner {
   public TickOutcome runTick(BoundUnit unit, BooleanSupplier retired) {
     long started = System.nanoTime();
     Cancellation cancellation = new Cancellation();
-    UnitTick tick = new UnitTick(context, unit, cancellation);
+    UnitTick tick = new UnitTick(context, unit, cancellation, uncommitted);
     running.put(unit, cancellation);
     try {
       if (context.stopping().getAsBoolean()) {
@@ -68,7 +73,12 @@ public final class UnitRunner {
       } else if (retired.getAsBoolean()) {
         cancellation.cancel("reload");
       }
-      Optional<Mark> checkpoint = checkpointOf(unit);
+      Optional<TickOutcome> stillUncommitted = commitWhatFailed(unit);
+      if (stillUncommitted.isPresent()) {
+        return stillUncommitted.get();
+      }
+      LoadedCursor loaded = checkpointOf(unit);
+      Optional<Mark> checkpoint = loaded.mark();
       if (checkpoint.isPresent() && checkpoint.get() instanceof DumpResumeMark open) {
         // What landed, not only what was acknowledged: the snapshot continues after it, or a
         // new one opens.
@@ -77,7 +87,12 @@ public final class UnitRunner {
         resumed.ifPresent(tick::resumeSnapshot);
         checkpoint = resumed.map(Mark.class::cast);
       }
-      unit.source().read(checkpoint, tick, cancellation);
+      if (loaded instanceof LoadedCursor.Unreadable) {
+        // Not a first start: what the lost checkpoint covered may land again, nothing is skipped.
+        unit.source().readAfterLostCheckpoint(tick, cancellation);
+      } else {
+        unit.source().read(checkpoint, tick, cancellation);
+      }
       TickOutcome done = tick.finish();
       if (done instanceof TickOutcome.Failed failed) {
         context.metrics().tickFailed(unit.store());
@@ -159,6 +174,47 @@ public final class UnitRunner {
     }
   }
 
+  /**
+   * Commits the mark {@code unit}'s last commit failed to record, before anything is read: what it
+   * covers landed and was acknowledged. Answers the tick's failure while the commit still fails, so
+   * the unit lands nothing again meanwhile; empty once there is nothing left to commit.
+   */
+  private Optional<TickOutcome> commitWhatFailed(BoundUnit unit) {
+    Optional<Mark> mark = uncommitted.of(unit.cursorKey());
+    if (mark.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      context.cursors().commit(unit.cursorKey(), mark.get());
+    } catch (CursorStore.CheckpointException e) {
+      context.metrics().tickFailed(unit.store());
+      String reason =
+          "unit "
+              + unit.store()
+              + ": checkpoint still not committed: "
+              + e.getMessage()
+              + "; nothing is read again until it is";
+      LOG.error("event=tick_failed unit={} error=\"{}\"", unit.store(), LogValues.quoted(reason));
+      return Optional.of(new TickOutcome.Failed(reason));
+    }
+    uncommitted.committed(unit.cursorKey());
+    context.metrics().checkpointCommitted(unit.store());
+    LOG.info(
+        "event=checkpoint_committed_late unit={} key={} reason=\"the commit that failed before"
+            + " works now\"",
+        unit.store(),
+        unit.cursorKey());
+    return Optional.empty();
+  }
+
+  /**
+   * The cursor keys of the units whose last commit failed, sorted: while there is one, the service
+   * is not ready, for those units land nothing until their checkpoints can be written.
+   */
+  public List<String> uncommittedKeys() {
+    return uncommitted.keys();
+  }
+
   /** Cancels every running tick: the service is stopping. */
   public void cancelAll(String reason) {
     running.values().forEach(cancellation -> cancellation.cancel(reason));
@@ -179,11 +235,12 @@ public final class UnitRunner {
     return running.keySet().stream().map(BoundUnit::store).sorted().toList();
   }
 
-  private Optional<Mark> checkpointOf(BoundUnit unit) {
+  private LoadedCursor checkpointOf(BoundUnit unit) {
     if (unit.markKind().isEmpty()) {
-      return Optional.empty();
+      return new LoadedCursor.None();
     }
-    Optional<Mark> loaded = context.cursors().load(unit.cursorKey());
+    LoadedCursor found = context.cursors().find(unit.cursorKey());
+    Optional<Mark> loaded = found.mark();
     if (loaded.isPresent() && loaded.get().kind() != unit.markKind().get()) {
       String problem =
           "a "
@@ -199,10 +256,11 @@ public final class UnitRunner {
             loaded.get().kind().wireName(),
             unit.markKind().get().wireName());
       }
-      return Optional.empty();
+      // The unit was configured to read another way: its mark says nothing of this way's.
+      return new LoadedCursor.None();
     }
     reportedCheckpoints.remove(unit.cursorKey());
-    return loaded;
+    return found;
   }
 
   private TickOutcome stopped(BoundUnit unit, UnitTick tick) {

@@ -45,6 +45,7 @@ final class UnitTick implements RowSink {
 
   private final TickContext context;
   private final BoundUnit unit;
+  private final UncommittedMarks uncommitted;
   private final BooleanSupplier ending;
   private final FilterStep filter;
   private final EnvelopeStage envelope;
@@ -69,10 +70,16 @@ final class UnitTick implements RowSink {
   /**
    * @param cancellation the tick's own: a reload cancels it without stopping the service, and the
    *     tick then takes no more rows and waits no longer, as on a stop
+   * @param uncommitted where a mark whose commit failed is kept for the unit's next tick
    */
-  UnitTick(TickContext context, BoundUnit unit, Cancellation cancellation) {
+  UnitTick(
+      TickContext context,
+      BoundUnit unit,
+      Cancellation cancellation,
+      UncommittedMarks uncommitted) {
     this.context = context;
     this.unit = unit;
+    this.uncommitted = uncommitted;
     this.ending = () -> context.stopping().getAsBoolean() || cancellation.isCancelled();
     this.resumable =
         unit.spec().shape() == Shape.DUMP
@@ -400,8 +407,10 @@ final class UnitTick implements RowSink {
   private void commit(Mark mark) {
     try {
       context.cursors().commit(unit.cursorKey(), mark);
+      uncommitted.committed(unit.cursorKey());
       context.metrics().checkpointCommitted(unit.store());
     } catch (CheckpointException e) {
+      uncommitted.failed(unit.cursorKey(), mark);
       throw new LandingFailedException(
           "unit " + unit.store() + ": checkpoint not committed: " + e.getMessage(), e);
     }

@@ -270,6 +270,9 @@ public final class KafkaTransport implements Transport {
   }
 
   private TransportException failure(String topic, Throwable error) {
+    if (error instanceof TransportException named) {
+      return named; // the topic admin's, which names the cluster and the topic already
+    }
     boolean notInMetadata =
         error instanceof TimeoutException
             && String.valueOf(error.getMessage()).contains("not present in metadata");

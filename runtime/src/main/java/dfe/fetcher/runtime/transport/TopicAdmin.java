@@ -31,6 +31,7 @@ final class TopicAdmin implements AutoCloseable {
   private static final Duration READINESS_CACHE = Duration.ofSeconds(2);
   private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
+  private final String bootstrapServers;
   private final Map<String, Object> settings;
   private final TopicCreation topicCreation;
   private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
@@ -41,6 +42,7 @@ final class TopicAdmin implements AutoCloseable {
 
   /** The admin client takes those of the operator's {@code properties} it knows. */
   TopicAdmin(String bootstrapServers, Map<String, String> properties, TopicCreation topicCreation) {
+    this.bootstrapServers = bootstrapServers;
     this.topicCreation = topicCreation;
     Map<String, Object> adminProps = new HashMap<>();
     for (Map.Entry<String, String> property : properties.entrySet()) {
@@ -158,17 +160,38 @@ final class TopicAdmin implements AutoCloseable {
             topicCreation.partitions(),
             topicCreation.replicationFactor());
       } catch (ExecutionException e) {
+        if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+          // "Timed out waiting for a node assignment": no broker answered, nothing was created.
+          throw unanswered(topic, e.getCause());
+        }
         if (!(e.getCause() instanceof TopicExistsException)) {
           throw new TransportException(
               "creating topic " + topic + " failed: " + e.getCause().getMessage(), e.getCause());
         }
       } catch (TimeoutException e) {
-        throw new TransportException("creating topic " + topic + " timed out", e);
+        throw unanswered(topic, e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new TransportException("interrupted while creating topic " + topic, e);
       }
       knownTopics.add(topic);
     }
+  }
+
+  /**
+   * The cluster did not answer the request that makes sure {@code topic} exists (sent before a
+   * batch to a topic not seen yet, or to one whose send failed): it is down or unreachable, which
+   * is what the operator needs to know, not that a topic was being created.
+   */
+  private TransportException unanswered(String topic, Throwable cause) {
+    return new TransportException(
+        "the Kafka cluster at "
+            + bootstrapServers
+            + " did not answer within "
+            + READINESS_TIMEOUT.toMillis() * 2
+            + " ms (asked whether topic "
+            + topic
+            + " exists, output.kafka.create_topics); nothing was sent",
+        cause);
   }
 }

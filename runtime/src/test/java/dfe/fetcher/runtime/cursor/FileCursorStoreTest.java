@@ -156,7 +156,7 @@ class FileCursorStoreTest {
         .asString()
         .contains("key=broken")
         .contains("not JSON")
-        .contains("action=start_over");
+        .contains("action=read_as_lost");
   }
 
   @Test

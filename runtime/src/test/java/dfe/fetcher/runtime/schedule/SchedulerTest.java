@@ -14,6 +14,7 @@ import dfe.fetcher.core.row.Row;
 import dfe.fetcher.core.row.RowSink;
 import dfe.fetcher.core.row.RowSource;
 import dfe.fetcher.core.row.Shape;
+import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.core.row.UnitSpec;
 import dfe.fetcher.runtime.cursor.FileCursorStore;
 import dfe.fetcher.runtime.metrics.FetcherMetrics;
@@ -289,6 +290,46 @@ class SchedulerTest {
           .atMost(Duration.ofSeconds(10))
           .until(() -> tail.reads.get() == 1);
       stopWithin(scheduler);
+    }
+  }
+
+  @Test
+  void aUnitWhoseLastTickFailedIsNotWokenByWritesButTriedAgainOnItsInterval() throws Exception {
+    FailingWaking tail = new FailingWaking();
+    ConnectionJob job =
+        new ConnectionJob("c0", Duration.ofMillis(1500), List.of(unit("c0", "tail", tail)));
+
+    try (Scheduler scheduler = new Scheduler(runner(), 1, Duration.ofSeconds(10))) {
+      scheduler.start(List.of(job));
+      await().atMost(Duration.ofSeconds(10)).until(() -> tail.reads.get() == 1);
+      for (int i = 0; i < 5; i++) {
+        tail.wake.get().run(); // a file written to while the output is broken
+      }
+
+      await()
+          .during(Duration.ofMillis(20 * Scheduler.WAKE_DELAY_MILLIS))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> tail.reads.get() == 1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> tail.reads.get() == 2);
+      stopWithin(scheduler);
+    }
+  }
+
+  /** A source that keeps the wake it is given and fails every read, as behind a broken output. */
+  private static final class FailingWaking implements RowSource {
+    final AtomicInteger reads = new AtomicInteger();
+    final AtomicReference<Runnable> wake = new AtomicReference<>();
+
+    @Override
+    public void wakeOn(Runnable wake) {
+      this.wake.set(wake);
+    }
+
+    @Override
+    public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+        throws SourceException {
+      reads.incrementAndGet();
+      throw new SourceException("the output is broken (test)");
     }
   }
 

@@ -7,6 +7,7 @@ import dfe.fetcher.runtime.cursor.StoredCheckpoint;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -138,5 +139,21 @@ class FetcherServiceStatusTest {
       }
     }
     return series;
+  }
+
+  @Test
+  void theServiceIsNotReadyWhileAUnitsCheckpointCannotBeCommitted() throws Exception {
+    // The commit's temporary file of inventory.hosts leads to /dev/full: no space for it.
+    Path temporary =
+        Files.createDirectories(workspace.state()).resolve("test.inventory.hosts.json.tmp");
+    Files.createSymbolicLink(temporary, Path.of("/dev/full"));
+    assertThat(service.isReady()).as("before the first tick").isTrue();
+
+    service.runUnitsOnce(Set.of("inventory.hosts"));
+
+    assertThat(service.isReady()).as("while the commit fails").isFalse();
+    Files.delete(temporary);
+    service.runUnitsOnce(Set.of("inventory.hosts"));
+    assertThat(service.isReady()).as("once a commit worked").isTrue();
   }
 }

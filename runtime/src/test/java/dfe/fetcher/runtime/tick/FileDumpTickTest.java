@@ -59,11 +59,16 @@ class FileDumpTickTest {
   }
 
   private TickOutcome tick(RowFilterStage filter) {
+    return tick(landing.runner(), filter);
+  }
+
+  /** A tick by {@code runner}, the one a service keeps from tick to tick. */
+  private TickOutcome tick(UnitRunner runner, RowFilterStage filter) {
     FileDumpSource source =
         new FileDumpSource(
             new FileDumpSpec(List.of("data/**/*.ndjson*"), directory, Decoder.AUTO),
             Clock.systemUTC());
-    return landing.runner().runTick(Landing.dumpUnit(source, filter));
+    return runner.runTick(Landing.dumpUnit(source, filter));
   }
 
   private TickOutcome tick() {
@@ -80,6 +85,44 @@ class FileDumpTickTest {
 
     assertThat(landing.completeSnapshotRowsInLandingOrder())
         .containsExactly(List.of("{\"id\":\"a1\"}"), List.of("{\"id\":\"b1\"}", "{\"id\":\"b2\"}"));
+  }
+
+  @Test
+  void whileItsCheckpointCannotBeWrittenADumpLandsItsFileOnceAndCommitsItOnceItCan()
+      throws IOException {
+    write("a.ndjson", 100, "{\"id\":\"a1\"}");
+    UnitRunner runner = landing.runner();
+    // The commit's temporary file leads to /dev/full: every write to it finds no space.
+    Path temporary =
+        Files.createDirectories(directory.resolve("state")).resolve(CURSOR + ".json.tmp");
+    Files.createSymbolicLink(temporary, Path.of("/dev/full"));
+
+    TickOutcome landed = tick(runner, RowFilterStage.KEEP_ALL);
+    TickOutcome retried = tick(runner, RowFilterStage.KEEP_ALL);
+    tick(runner, RowFilterStage.KEEP_ALL);
+
+    assertThat(landed)
+        .isInstanceOfSatisfying(
+            TickOutcome.Failed.class,
+            failed -> assertThat(failed.reason()).contains("No space left on device"));
+    assertThat(retried)
+        .isInstanceOfSatisfying(
+            TickOutcome.Failed.class,
+            failed ->
+                assertThat(failed.reason())
+                    .contains("checkpoint still not committed")
+                    .contains(CURSOR + ".json"));
+    assertThat(landing.completeSnapshotRowsInLandingOrder())
+        .containsExactly(List.of("{\"id\":\"a1\"}"));
+    assertThat(runner.uncommittedKeys()).containsExactly(CURSOR);
+
+    Files.delete(temporary);
+    assertThat(tick(runner, RowFilterStage.KEEP_ALL)).isInstanceOf(TickOutcome.Succeeded.class);
+
+    assertThat(landing.completeSnapshotRowsInLandingOrder())
+        .containsExactly(List.of("{\"id\":\"a1\"}"));
+    assertThat(landing.cursors.load(CURSOR)).isPresent();
+    assertThat(runner.uncommittedKeys()).isEmpty();
   }
 
   @Test

@@ -10,6 +10,7 @@ import dfe.fetcher.core.row.Shape;
 import dfe.fetcher.core.row.UnitSpec;
 import dfe.fetcher.file.tail.FileTailSource;
 import dfe.fetcher.file.tail.FileTailSpec;
+import dfe.fetcher.file.tail.ReadFrom;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,12 +51,12 @@ class FileTailTickTest {
 
   /** A new source each time: a restart, with nothing but the committed checkpoint. */
   private TickOutcome tick() {
+    return tick(new FileTailSpec(List.of(directory.resolve("logs/*.log").toString()), directory));
+  }
+
+  private TickOutcome tick(FileTailSpec spec) {
     FileTailSource source =
-        new FileTailSource(
-            new FileTailSpec(List.of(directory.resolve("logs/*.log").toString()), directory),
-            Clock.systemUTC(),
-            landing.metrics,
-            "logs.app");
+        new FileTailSource(spec, Clock.systemUTC(), landing.metrics, "logs.app");
     sources.add(source);
     return landing
         .runner()
@@ -95,6 +96,45 @@ class FileTailTickTest {
     assertThat(first.get("_file_offset").asLong()).isZero();
     assertThat(first.get("_source_fetcher").asText()).isEqualTo("logs.app");
     assertThat(first.has("kind")).as("no envelope").isFalse();
+    Mark committed = landing.cursors.load(CURSOR).orElseThrow();
+    assertThat(((FileTailMark) committed).files())
+        .singleElement()
+        .extracting(FileTailMark.TailedFile::offset)
+        .isEqualTo(Files.size(file));
+  }
+
+  @Test
+  void aTailReadingFromTheEndReadsItsFileAgainFromItsStartWhenItsCheckpointCannotBeRead()
+      throws IOException {
+    FileTailSpec defaults =
+        new FileTailSpec(List.of(directory.resolve("logs/*.log").toString()), directory);
+    FileTailSpec fromEnd =
+        new FileTailSpec(
+            defaults.paths(),
+            defaults.exclude(),
+            directory,
+            ReadFrom.END,
+            defaults.decoder(),
+            defaults.maxLineBytes(),
+            defaults.multiline(),
+            defaults.fingerprint(),
+            defaults.rotateWait(),
+            defaults.ignoreOlder(),
+            defaults.globInterval(),
+            defaults.maxOpenFiles());
+    Path file = append("{\"id\":\"before the first start\"}\n");
+    assertThat(tick(fromEnd)).isInstanceOf(TickOutcome.Succeeded.class);
+    append("{\"id\":\"a\"}\n");
+    assertThat(tick(fromEnd)).isInstanceOf(TickOutcome.Succeeded.class);
+    Files.writeString(landing.cursors.fileOf(CURSOR), "#not json#");
+    append("{\"id\":\"b\"}\n");
+
+    assertThat(tick(fromEnd)).isInstanceOf(TickOutcome.Succeeded.class);
+
+    // Duplicates rather than a gap: b, written while the checkpoint was lost, lands.
+    assertThat(landing.jsonLines(TOPIC))
+        .extracting(record -> record.get("id").asText())
+        .containsExactly("a", "before the first start", "a", "b");
     Mark committed = landing.cursors.load(CURSOR).orElseThrow();
     assertThat(((FileTailMark) committed).files())
         .singleElement()

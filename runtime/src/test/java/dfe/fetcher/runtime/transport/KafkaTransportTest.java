@@ -208,4 +208,33 @@ class KafkaTransportTest {
       assertThat(unreachable.isReady()).isFalse();
     }
   }
+
+  @Test
+  void aTopicCheckTheClusterDoesNotAnswerSaysTheClusterDidNotAnswer() {
+    // Nothing listens on this port (the range is this test's own): no broker ever answers.
+    try (KafkaTransport unreachable =
+        new KafkaTransport(
+            "127.0.0.1:37201", Map.of(), 1000, new TopicCreation(true, 1, (short) 1))) {
+      CompletableFuture<SendResult> sent =
+          unreachable.send(
+              List.of(
+                  new OutboundRecord(
+                      "unanswered_land",
+                      Optional.empty(),
+                      "{}".getBytes(StandardCharsets.UTF_8),
+                      List.of())));
+
+      assertThat(sent)
+          .failsWithin(Duration.ofSeconds(30))
+          .withThrowableOfType(ExecutionException.class)
+          .satisfies(
+              failure ->
+                  assertThat(failure.getCause())
+                      .isInstanceOf(TransportException.class)
+                      .hasMessageStartingWith(
+                          "the Kafka cluster at 127.0.0.1:37201 did not answer within")
+                      .hasMessageContaining("topic unanswered_land")
+                      .hasMessageNotContaining("creating topic"));
+    }
+  }
 }

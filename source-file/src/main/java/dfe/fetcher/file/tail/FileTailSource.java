@@ -12,6 +12,8 @@ import dfe.fetcher.source.SourceMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
@@ -110,6 +112,10 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   private final Map<String, Long> completeAt = new HashMap<>();
 
   private final Set<String> reported = new HashSet<>();
+
+  /** Whether the lost checkpoint being read past was logged; a read with one forgets it. */
+  private boolean lostReported;
+
   private final Set<String> lagSeries = new HashSet<>();
 
   /** By identity: when the unread part of each followed file was written. */
@@ -135,10 +141,39 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   @Override
   public void read(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException {
+    if (checkpoint.isPresent()) {
+      lostReported = false;
+    }
+    read(checkpoint, spec.readFrom(), sink, cancellation);
+  }
+
+  /**
+   * Reads every file from its start, whatever {@code read_from} says: {@code read_from} is where a
+   * unit that never ran starts, and this one had read up to a place it cannot know any more, so its
+   * lines land again rather than what the files gained since be passed over.
+   */
+  @Override
+  public void readAfterLostCheckpoint(RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException {
+    if (!lostReported) {
+      lostReported = true;
+      LOG.warn(
+          "event=tail_checkpoint_lost unit={} read_from={} action=read_files_from_start"
+              + " reason=\"its checkpoint could not be read; read_from applies to a first start"
+              + " only, so every line of its files lands again rather than any being skipped\"",
+          store,
+          spec.readFrom().configName());
+    }
+    read(Optional.empty(), ReadFrom.BEGINNING, sink, cancellation);
+  }
+
+  private void read(
+      Optional<Mark> checkpoint, ReadFrom readFrom, RowSink sink, Cancellation cancellation)
+      throws SourceException, InterruptedException {
     Instant until = clock.instant().plus(FOLLOW_FOR);
     Optional<Mark> from = checkpoint;
     while (true) {
-      Round round = readRound(from, sink, cancellation);
+      Round round = readRound(from, readFrom, sink, cancellation);
       if (!round.grown() || !clock.instant().isBefore(until)) {
         return;
       }
@@ -149,18 +184,19 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   /** Where one pass over the files ended, and whether a file it read from has grown past it. */
   private record Round(FileTailMark end, boolean grown) {}
 
-  private Round readRound(Optional<Mark> checkpoint, RowSink sink, Cancellation cancellation)
+  private Round readRound(
+      Optional<Mark> checkpoint, ReadFrom readFrom, RowSink sink, Cancellation cancellation)
       throws SourceException, InterruptedException {
     Instant now = clock.instant();
     List<FileTailMark.TailedFile> entries =
         checkpoint.map(mark -> ((FileTailMark) mark).files()).orElse(List.of());
-    boolean firstRead = checkpoint.isEmpty();
+    boolean fromEnd = checkpoint.isEmpty() && readFrom == ReadFrom.END;
     if (listedAt == null || !now.isBefore(listedAt.plus(spec.globInterval()))) {
       listed = listing.list((place, reason) -> reportOnce(sink, place.toString(), reason));
       listedAt = now;
       watchDirectories();
     }
-    List<FollowedFile> followed = follow(entries, firstRead, now, sink);
+    List<FollowedFile> followed = follow(entries, fromEnd, now, sink);
     Reading reading = new Reading(sink, followed, checkpoint, cancellation);
     try {
       // Rotated-away files first, each to its end: their lines come before the new file's.
@@ -253,7 +289,8 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   // Which files, from where
 
   private List<FollowedFile> follow(
-      List<FileTailMark.TailedFile> entries, boolean firstRead, Instant now, RowSink sink) {
+      List<FileTailMark.TailedFile> entries, boolean fromEnd, Instant now, RowSink sink)
+      throws InterruptedException {
     List<FileAssignment.Entry> parsed = new ArrayList<>();
     for (FileTailMark.TailedFile entry : entries) {
       Optional<Fingerprint> fingerprint = Fingerprint.parse(entry.fingerprint());
@@ -330,7 +367,7 @@ public final class FileTailSource implements RowSource, AutoCloseable {
             && modified.isBefore(now.minus(spec.ignoreOlder().get()))) {
           continue;
         }
-        offset = firstRead && spec.readFrom() == ReadFrom.END ? endOfLastLine(path, prefix) : 0;
+        offset = fromEnd ? endOfLastLine(path, prefix) : 0;
         if (wasTruncated(file, attrs.size(), parsed, continued)) {
           LOG.info(
               "event=tail_rotation unit={} file={} kind=truncate size={} reason=\"the file it"
@@ -592,7 +629,8 @@ public final class FileTailSource implements RowSource, AutoCloseable {
   }
 
   private Optional<Prefix> prefix(
-      Path path, String identity, BasicFileAttributes attrs, RowSink sink) {
+      Path path, String identity, BasicFileAttributes attrs, RowSink sink)
+      throws InterruptedException {
     Instant modified = attrs.lastModifiedTime().toInstant();
     String key = identity + "|" + path;
     Prefix cached = prefixes.get(key);
@@ -618,8 +656,28 @@ public final class FileTailSource implements RowSource, AutoCloseable {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
+      throwIfInterrupted(e, path, identity);
       reportOnce(sink, path.toString(), "unreadable");
       return Optional.empty();
+    }
+  }
+
+  /**
+   * Throws when {@code e} is the read being interrupted rather than the file failing: a cancelled
+   * tick (a stop, a reload, the driver's failure) interrupts the reading thread, and an
+   * interruptible channel then closes under the read ({@link ClosedByInterruptException}, or {@link
+   * AsynchronousCloseException} when another thread closed it). The file is fine, so it is neither
+   * logged nor counted as unreadable; its closed handle is dropped, to be opened again by the next
+   * read.
+   */
+  private void throwIfInterrupted(IOException e, Path path, String identity)
+      throws InterruptedException {
+    if (e instanceof AsynchronousCloseException) {
+      open.close(identity);
+      InterruptedException interrupted =
+          new InterruptedException("the read of " + path + " was interrupted");
+      interrupted.initCause(e);
+      throw interrupted;
     }
   }
 
@@ -876,7 +934,8 @@ public final class FileTailSource implements RowSource, AutoCloseable {
       return reader;
     }
 
-    private void skipFile(FollowedFile file, IOException e) {
+    private void skipFile(FollowedFile file, IOException e) throws InterruptedException {
+      throwIfInterrupted(e, file.path, file.identity);
       file.atEnd = true;
       if (reported.add("unreadable:" + file.path)) {
         LOG.warn(

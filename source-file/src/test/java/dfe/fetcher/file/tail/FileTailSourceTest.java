@@ -1,11 +1,13 @@
 package dfe.fetcher.file.tail;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dfe.fetcher.core.metrics.MetricNames;
 import dfe.fetcher.core.row.FileTailMark;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -546,6 +548,37 @@ class FileTailSourceTest {
     tail.read();
 
     assertThat(tail.values()).containsExactlyInAnyOrder("half done", "after", "new file");
+  }
+
+  @Test
+  void aLostCheckpointIsNoFirstStartSoReadFromEndStillReadsTheFilesFromTheirStart()
+      throws IOException {
+    append("app.log", "landed before the checkpoint was lost\nwritten since\n");
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log").readFrom(ReadFrom.END));
+
+    tail.readAfterLostCheckpoint();
+    append("app.log", "after\n");
+    tail.read();
+
+    assertThat(tail.values())
+        .containsExactly("landed before the checkpoint was lost", "written since", "after");
+  }
+
+  @Test
+  void aReadInterruptedUnderItIsNoUnreadableFileAndTheNextReadGoesOn() throws IOException {
+    append("app.log", "first\n");
+    TailHarness tail = tail(TailSpecs.in(dir, "*.log"));
+    tail.read();
+    append("app.log", "second\n");
+
+    // A cancelled tick interrupts the reading thread: its channel closes under the read.
+    Thread.currentThread().interrupt();
+    assertThatThrownBy(tail::read).hasRootCauseInstanceOf(ClosedByInterruptException.class);
+    assertThat(Thread.interrupted()).as("the interrupt is left for the driver").isTrue();
+    tail.read();
+
+    assertThat(tail.skipped).as("what dfe_fetcher_files_skipped_total counts").isEmpty();
+    assertThat(tail.values()).containsExactly("first", "second");
   }
 
   @Test

@@ -125,6 +125,18 @@ final class TailHarness {
 
   /** One read from the current checkpoint; the checkpoint then is the last mark it gave. */
   TailHarness read() {
+    return read(false);
+  }
+
+  /**
+   * One read as the driver makes it when the unit's checkpoint exists but cannot be read; the
+   * checkpoint then is the last mark it gave.
+   */
+  TailHarness readAfterLostCheckpoint() {
+    return read(true);
+  }
+
+  private TailHarness read(boolean lost) {
     RowSink sink =
         new RowSink() {
           @Override
@@ -171,7 +183,11 @@ final class TailHarness {
           }
         };
     try {
-      source.read(checkpoint, sink, new Cancellation());
+      if (lost) {
+        source.readAfterLostCheckpoint(sink, new Cancellation());
+      } else {
+        source.read(checkpoint, sink, new Cancellation());
+      }
     } catch (Exception e) {
       throw new AssertionError("the read failed", e);
     }
