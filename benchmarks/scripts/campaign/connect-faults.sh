@@ -34,7 +34,8 @@
 #     aborted transactions show as snapshots without an end;
 #   - every tailed line landed at least once, and secret.probe landed (the secret was used);
 #   - the secret in no REST answer (connector, config, status, tasks, offsets) nor worker log, and
-#     no record content in a worker log.
+#     no record content in a worker log;
+#   - no event=tick_failed in a worker log (a kill leaves no line; a task moved is stopped).
 #
 # SELF_TEST=1 also breaks each check: a dumped file changed after it landed, a tailed line never
 # written, the read_committed check fed the read_uncommitted view, and the secret written as a
@@ -421,6 +422,7 @@ connect_faults_check() {
     (($(connect_statuses "$dir/verify-secret.json" complete) > 0)) ||
       failure connect-faults "$mode: secret.probe landed no complete snapshot: its secret was never used"
     connect_secrets "$mode" "$dir"
+    connect_tick_failures "$mode" "$dir"
     cat "$dir/faults.log" >&2
   done
 }
@@ -433,6 +435,16 @@ connect_secrets() {
   [[ -z $hits ]] || failure connect-faults "$1: the secret is in $hits"
   hits=$(grep -lF 'padded to about a hundred bytes' "$2"/worker-*.log 2>/dev/null | xargs || true)
   [[ -z $hits ]] || failure connect-faults "$1: a record's content is in $hits"
+}
+
+# connect_tick_failures MODE DIR: no tick failed on any worker. A kill ends a worker without a
+# word, and a task the rebalance moves is stopped, not failed: nothing here fails a tick.
+connect_tick_failures() {
+  local count first
+  count=$(cat "$2"/worker-*.log | grep -c 'event=tick_failed' || true)
+  ((count > 0)) || return 0
+  first=$(grep -h 'event=tick_failed' "$2"/worker-*.log | head -n 1 | grep -o 'error=.*' | cut -c1-160)
+  failure connect-faults "$1: $count ticks failed on the workers, the first with $first"
 }
 
 # It starts its own broker: fault-campaign.sh starts no shared one for it.
