@@ -22,8 +22,11 @@
 # topics deleted, its disk full) and disk-faults (the landing and state directories full and
 # read-only, a corrupted checkpoint, the clock stepped back an hour). The last two mount tmpfs
 # volumes, so they need root; db-faults (connections severed, servers restarted, locks past
-# query_timeout_secs, a long transaction against settle_secs; campaign/db-faults.sh). The
-# settings of each are at the top of its file.
+# query_timeout_secs, a long transaction against settle_secs; campaign/db-faults.sh); and,
+# only when named in FAMILIES, connect-faults (the Kafka Connect plugin in a distributed worker
+# group, the worker running its task killed with kill -9 mid-dump, at least once and exactly
+# once; campaign/connect-faults.sh). The settings of each are at the top of its file. A family
+# whose service is not `run` defines FAMILY_catch_up in place of the last `run --once`.
 #
 # Prints one line on stdout,
 #   fault-campaign: seed=S kills=file-dump:20,pg:20,... faults=rest-faults:27,broker-faults:5,disk-faults:6,db-faults:17 cut_dumps=N lost=0
@@ -258,8 +261,12 @@ campaign() {
     done
   fi
   "${name}_stop" "$dir"
-  log "$family: faults done; catching up with run --once"
-  catch_up "$family" "$dir"
+  if declare -F "${name}_catch_up" >/dev/null; then
+    "${name}_catch_up" "$dir" # a family whose service is not `run` (campaign/connect-faults.sh)
+  else
+    log "$family: faults done; catching up with run --once"
+    catch_up "$family" "$dir"
+  fi
   "${name}_check" "$dir"
   if declare -F "${name}_faults" >/dev/null; then
     fault_counts+=("$family:$faults_done")
@@ -563,8 +570,8 @@ main() {
   : >"$work/checks.log"
   for family in $families; do
     case $family in
-      file-dump | pg | mariadb | rest | file-tail | rest-faults | broker-faults | disk-faults | db-faults) campaign "$family" ;;
-      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, rest-faults, broker-faults, disk-faults, db-faults)" ;;
+      file-dump | pg | mariadb | rest | file-tail | rest-faults | broker-faults | disk-faults | db-faults | connect-faults) campaign "$family" ;;
+      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, rest-faults, broker-faults, disk-faults, db-faults, connect-faults)" ;;
     esac
   done
   local counts=""

@@ -48,6 +48,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * Every line of EXPECTED must be, as text, the value at POINTER of at least one record on TOPIC
  * whose {@code _source_fetcher} is STORE.
  *
+ * <p>dump and tail read a topic as a consumer does by default (read_uncommitted); with the
+ * environment's CHECK_ISOLATION_LEVEL=read_committed they see only committed transactions.
+ *
  * <p>With BOOTSTRAP {@code files}, TOPIC is a comma-separated list of files read in that order, one
  * message a line, instead of a topic: the file output's landing files, or what {@code follow} kept.
  *
@@ -557,6 +560,12 @@ public class FaultCampaignCheck {
     settings.put("value.deserializer", ByteArrayDeserializer.class.getName());
     settings.put("max.poll.records", "5000");
     settings.put("max.partition.fetch.bytes", String.valueOf(16 << 20));
+    // What a read_committed consumer sees, when the campaign asks (a family landing through
+    // transactions); else every record, as a consumer by default.
+    String isolation = System.getenv("CHECK_ISOLATION_LEVEL");
+    if (isolation != null && !isolation.isEmpty()) {
+      settings.put("isolation.level", isolation);
+    }
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings)) {
       List<TopicPartition> partitions = new ArrayList<>();
       for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {

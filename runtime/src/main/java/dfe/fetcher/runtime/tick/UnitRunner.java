@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
 
 /**
  * Runs ticks of units: loads the unit's checkpoint, lets its source read past it into a fresh
@@ -36,6 +35,8 @@ import org.slf4j.event.Level;
 public final class UnitRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger("dfe.fetcher.tick");
+  private static final String TICK_DONE =
+      "event=tick_done unit={} parts={} records={} filtered={} seconds={}";
 
   private final TickContext context;
   private final ProcessHalt halt;
@@ -103,15 +104,22 @@ public final class UnitRunner {
       } else if (done instanceof TickOutcome.Succeeded succeeded) {
         context.metrics().tickSucceeded(unit.store());
         // An idle tick (nothing new) is the common case of a tail or a settled directory.
+        // Not the fluent LOG.atLevel: on Kafka Connect this logs through the worker's slf4j-api,
+        // 1.7 in Kafka's distribution, which has no fluent API (Slf4jApiTest).
         boolean idle = succeeded.partsCompleted() == 0 && succeeded.recordsLanded() == 0;
-        LOG.atLevel(idle ? Level.DEBUG : Level.INFO)
-            .log(
-                "event=tick_done unit={} parts={} records={} filtered={} seconds={}",
-                unit.store(),
-                succeeded.partsCompleted(),
-                succeeded.recordsLanded(),
-                succeeded.rowsFiltered(),
-                seconds(started));
+        Object[] fields =
+            new Object[] {
+              unit.store(),
+              succeeded.partsCompleted(),
+              succeeded.recordsLanded(),
+              succeeded.rowsFiltered(),
+              seconds(started)
+            };
+        if (idle) {
+          LOG.debug(TICK_DONE, fields);
+        } else {
+          LOG.info(TICK_DONE, fields);
+        }
       }
       return done;
     } catch (StoppingException e) {
