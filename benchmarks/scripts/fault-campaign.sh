@@ -22,8 +22,9 @@
 # topics deleted, its disk full) and disk-faults (the landing and state directories full and
 # read-only, a corrupted checkpoint, the clock stepped back an hour). The last two mount tmpfs
 # volumes, so they need root; db-faults (connections severed, servers restarted, locks past
-# query_timeout_secs, a long transaction against settle_secs; campaign/db-faults.sh). The
-# settings of each are at the top of its file.
+# query_timeout_secs, a long transaction against settle_secs; campaign/db-faults.sh) and
+# bad-input (units of the file and REST families fed bad files, lines and pages beside good units;
+# campaign/bad-input.sh). The settings of each are at the top of its file.
 #
 # Prints one line on stdout,
 #   fault-campaign: seed=S kills=file-dump:20,pg:20,... faults=rest-faults:27,broker-faults:5,disk-faults:6,db-faults:17 cut_dumps=N lost=0
@@ -33,7 +34,7 @@
 #   benchmarks/scripts/fault-campaign.sh                     # 20 kills per family, seed 20261202
 #   SEED=7 KILLS=2 FAMILIES="file-dump rest" benchmarks/scripts/fault-campaign.sh
 #
-# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all nine),
+# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all ten),
 # KILL_WINDOW_MS (1500: a kill falls uniformly in [0, KILL_WINDOW_MS) after the run's first
 # acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), REST_PAGE_MS (20, how long
 # the REST server takes per page of 100), FILE_ROWS (10000, per dumped file),
@@ -53,7 +54,7 @@ no_arguments "$@"
 
 seed="${SEED:-20261202}"
 kills="${KILLS:-20}"
-families="${FAMILIES:-file-dump pg mariadb rest file-tail rest-faults broker-faults disk-faults db-faults}"
+families="${FAMILIES:-file-dump pg mariadb rest file-tail rest-faults broker-faults disk-faults db-faults bad-input}"
 kill_window_ms="${KILL_WINDOW_MS:-1500}"
 db_rows="${DB_ROWS:-10000}"
 rest_items="${REST_ITEMS:-2000}"
@@ -518,7 +519,8 @@ file_tail_check() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# rest-faults, broker-faults, disk-faults, db-faults: families whose one service lives through its faults.
+# rest-faults, broker-faults, disk-faults, db-faults, bad-input: families whose one service lives
+# through its faults.
 
 for campaign_file in "$(dirname "${BASH_SOURCE[0]}")"/campaign/*.sh; do
   [[ -e $campaign_file ]] || continue # none there: only the kill families
@@ -563,8 +565,8 @@ main() {
   : >"$work/checks.log"
   for family in $families; do
     case $family in
-      file-dump | pg | mariadb | rest | file-tail | rest-faults | broker-faults | disk-faults | db-faults) campaign "$family" ;;
-      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, rest-faults, broker-faults, disk-faults, db-faults)" ;;
+      file-dump | pg | mariadb | rest | file-tail | rest-faults | broker-faults | disk-faults | db-faults | bad-input) campaign "$family" ;;
+      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, rest-faults, broker-faults, disk-faults, db-faults, bad-input)" ;;
     esac
   done
   local counts=""

@@ -58,7 +58,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * A consumer that follows each TOPIC from its beginning (waiting for it to exist) and appends every
  * message to OUT_DIR/TOPIC.ndjson, a line each, until STOP_FILE exists; then it reads on to the end
  * offsets of that moment and exits. What it kept is what a consumer saw, also of a topic that was
- * deleted later.
+ * deleted later. A STOP_FILE there from the start reads what the topics hold now, and a topic that
+ * does not exist yet is then an empty file.
  *
  * <pre>
  * serving BOOTSTRAP PHASES
@@ -593,7 +594,10 @@ public class FaultCampaignCheck {
     }
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings)) {
       List<TopicPartition> partitions = new ArrayList<>();
-      while (partitions.isEmpty() && !Files.exists(stopFile)) {
+      // Listed at least once, so a STOP_FILE there from the start reads what the topics hold now.
+      boolean listedOnce = false;
+      while (partitions.isEmpty() && (!listedOnce || !Files.exists(stopFile))) {
+        listedOnce = true;
         try {
           Map<String, List<PartitionInfo>> listed = consumer.listTopics(Duration.ofSeconds(5));
           if (listed.keySet().containsAll(topics)) {

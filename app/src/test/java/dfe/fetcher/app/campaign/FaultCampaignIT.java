@@ -120,6 +120,7 @@ class FaultCampaignIT {
             "benchmarks/scripts/campaign/broker-faults.sh",
             "benchmarks/scripts/campaign/disk-faults.sh",
             "benchmarks/scripts/campaign/db-faults.sh",
+            "benchmarks/scripts/campaign/bad-input.sh",
             "benchmarks/tools/FaultCampaignCheck.java",
             "benchmarks/tools/CampaignRestServer.java")) {
       Path copy = checkout.resolve(file);
