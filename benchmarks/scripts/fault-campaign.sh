@@ -10,7 +10,12 @@
 #     listing, which does not change);
 #   - no snapshot is truncated or in conflict, and an open one is the last its store began in a
 #     run that was killed (a kill cut that dump);
-#   - every tail row, REST window record and tailed line written landed at least once.
+#   - every tail row, REST window record and tailed line written landed at least once;
+#   - no secret printed: each kill family uses secrets (a password in the Kafka output's
+#     sasl.jaas.config; pg a password in its JDBC URL, mariadb a user of its own with a password
+#     setting, rest an api key from env:), and none of them may appear in its run logs (at
+#     DEBUG), the /metrics and /status of its first run, its verify reports, its checks or
+#     config-check's output.
 #
 # Families (FAMILIES, in this order): file-dump (new files dropped in before each run),
 # pg (a dump store and a tail store on PostgreSQL), mariadb (the same on MariaDB), rest (a local
@@ -39,7 +44,8 @@
 # acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), REST_PAGE_MS (20, how long
 # the REST server takes per page of 100), FILE_ROWS (10000, per dumped file),
 # SELF_TEST (1: after the runs, change the first dumped file and expect a tailed line never
-# written, so file-dump and file-tail must report loss: the proof that the checks can fail),
+# written, so file-dump and file-tail must report loss, and write each secret into a log of its
+# family: the proof that the checks can fail),
 # BOOTSTRAP (a broker to use; else scripts/local-kafka.sh starts one on DFE_KAFKA_PORT, default
 # 29092, and DFE_KAFKA_CONTROLLER_PORT, 29093), CAMPAIGN_DIR (an empty or new
 # directory; default a new one under /tmp).
@@ -126,7 +132,12 @@ output_yaml() {
 instance_id: campaign
 output:
   type: kafka
-  kafka: {bootstrap_servers: "$bootstrap", create_topics: true}
+  kafka:
+    bootstrap_servers: "$bootstrap"
+    create_topics: true
+    # Unused on the plaintext listener, but a secret the service holds: never to be printed.
+    properties:
+      sasl.jaas.config: 'org.apache.kafka.common.security.plain.PlainLoginModule required username="campaign" password="$output_secret";'
   batch: {max_rows: 200}
 cursor: {directory: ./state}
 metrics: {address: "127.0.0.1:0"}
@@ -137,8 +148,8 @@ YAML
 start_fetcher() {
   local dir=$1 log_file=$2
   shift 2
-  (cd "$dir" && DFE_FETCHER_JAVA_OPTS="$heap" exec "$fetcher" run --config config.yaml "$@") \
-    >"$log_file" 2>&1 &
+  (cd "$dir" && DFE_FETCHER_LOG_LEVEL=DEBUG DFE_FETCHER_JAVA_OPTS="$heap" \
+    exec "$fetcher" run --config config.yaml "$@") >"$log_file" 2>&1 &
   fetcher_pid=$!
 }
 
@@ -166,6 +177,10 @@ kill_round() {
     fi
     sleep 0.05
   done
+  if ((round == 1)) && [[ -n $port ]]; then # what a scraper sees, searched for secrets
+    curl -fsS --max-time 2 "http://127.0.0.1:$port/metrics" >"$dir/metrics.txt" 2>&1 || true
+    curl -fsS --max-time 2 "http://127.0.0.1:$port/status" >"$dir/status.json" 2>&1 || true
+  fi
   delay=$((RANDOM % kill_window_ms))
   sleep_ms "$delay"
   if ! kill -0 "$fetcher_pid" 2>/dev/null; then
@@ -176,6 +191,31 @@ kill_round() {
   end=$(now_ms)
   printf '%s %s killed\n' "$start" "$end" >>"$dir/runs"
   printf 'round %d: killed %d ms after its first acknowledgement\n' "$round" "$delay" >>"$dir/kills"
+}
+
+# check_secrets FAMILY DIR SECRET...: config-check's output joins what the family printed, then
+# no SECRET may appear in any file of DIR but its configuration (nor in checks.log). SELF_TEST=1
+# first writes each secret into a log of the family, so the check must fail.
+check_secrets() {
+  local family=$1 dir=$2 secret found
+  shift 2
+  (cd "$dir" && DFE_FETCHER_LOG_LEVEL=DEBUG DFE_FETCHER_JAVA_OPTS="$heap" "$fetcher" config-check \
+    --config config.yaml) >"$dir/config-check.out" 2>&1 ||
+    failure "$family" "config-check failed (see $dir/config-check.out)"
+  if [[ $self_test == 1 ]]; then
+    for secret in "$@"; do
+      echo "self-test: a line that prints $secret" >>"$dir/run-self-test.log"
+    done
+  fi
+  for secret in "$@"; do
+    found=$(grep -rlaF --exclude='config*.yaml' --exclude-dir=kafka \
+      -e "$secret" "$dir" "$work/checks.log" || true)
+    if [[ -n $found ]]; then
+      failure "$family" "a secret (${secret:0:4}...) is printed in: $(echo $found)"
+    fi
+  done
+  printf '%s: secrets searched=%d files=%d\n' "$family" "$#" \
+    "$(find "$dir" -type f ! -name 'config*.yaml' | wc -l)" >>"$work/checks.log"
 }
 
 # catch_up FAMILY DIR: the last run, `run --once` after the writers stopped; it must succeed.
@@ -311,6 +351,7 @@ file_dump_check() {
     sed -i '1s/padded/changed/' "$1/data/f001a.ndjson"
   fi
   check_dump file-dump "$1" files-data_land "$1"/data/*.ndjson
+  check_secrets file-dump "$1" "$output_secret"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -360,7 +401,9 @@ CREATE TABLE accounts (id bigint PRIMARY KEY, name text NOT NULL, n integer NOT 
 INSERT INTO accounts SELECT i, 'account ' || i, i % 97 FROM generate_series(1, $db_rows) AS s(i);
 CREATE TABLE events (id bigint PRIMARY KEY, note text NOT NULL);
 SQL
-  db_config "$1" pg "jdbc:postgresql://127.0.0.1:5432/$database" postgres
+  pg_secret="pgUrl$RANDOM$RANDOM$RANDOM"
+  # The server trusts local users, so the password is not checked: it is there to be hidden.
+  db_config "$1" pg "jdbc:postgresql://127.0.0.1:5432/$database?password=$pg_secret" postgres
   start_writer "$1" db_writer "$1" pg_insert
 }
 
@@ -373,6 +416,7 @@ pg_check() {
   pg_sql -tAc "SELECT id FROM events ORDER BY id" >"$1/events.expected"
   check_dump pg "$1" pg-accounts_land "$1/accounts.ndjson"
   check_tail pg pg_land pg.events /id "$1/events.expected"
+  check_secrets pg "$1" "$pg_secret" "$output_secret"
 }
 
 mariadb_sql() { "${mysql[@]}" "$database" "$@"; }
@@ -391,7 +435,17 @@ CREATE TABLE accounts (id bigint PRIMARY KEY, name text NOT NULL, n integer NOT 
 INSERT INTO accounts SELECT seq, CONCAT('account ', seq), seq % 97 FROM seq_1_to_$db_rows;
 CREATE TABLE events (id bigint PRIMARY KEY, note text NOT NULL);
 SQL
-  db_config "$1" mariadb "jdbc:mariadb://127.0.0.1:3306/$database" root
+  # A user of its own with a password (root has none), dropped at the end.
+  mariadb_secret="mdbPw$RANDOM$RANDOM$RANDOM"
+  mariadb_user="dfe_campaign_$$"
+  "${mysql[@]}" -e "CREATE USER '$mariadb_user'@'127.0.0.1' IDENTIFIED BY '$mariadb_secret';
+    GRANT ALL ON $database.* TO '$mariadb_user'@'127.0.0.1'"
+  cleanup_hooks+=("\"\${mysql[@]}\" -e \"DROP USER IF EXISTS '$mariadb_user'@'127.0.0.1'\"")
+  db_config "$1" mariadb "jdbc:mariadb://127.0.0.1:3306/$database" "$mariadb_user"
+  printf '      password: "%s"\n' "$mariadb_secret" >>"$1/config.yaml.password"
+  awk -v pw="$(<"$1/config.yaml.password")" '{ print } /^      user: / { print pw }' \
+    "$1/config.yaml" >"$1/config.yaml.new" && mv "$1/config.yaml.new" "$1/config.yaml"
+  rm "$1/config.yaml.password"
   start_writer "$1" db_writer "$1" mariadb_insert
 }
 
@@ -405,6 +459,7 @@ mariadb_check() {
   mariadb_sql -e "SELECT id FROM events ORDER BY id" >"$1/events.expected"
   check_dump mariadb "$1" mariadb-accounts_land "$1/accounts.ndjson"
   check_tail mariadb mariadb_land mariadb.events /id "$1/events.expected"
+  check_secrets mariadb "$1" "$mariadb_secret" "$output_secret"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -423,6 +478,8 @@ rest_setup() {
     sleep 0.1
   done
   rest_url="http://127.0.0.1:$(<"$1/port")"
+  # The server asks for no key here: the key is sent, and must never be printed.
+  export CAMPAIGN_REST_API_KEY="restKey$RANDOM$RANDOM$RANDOM"
   {
     output_yaml
     cat <<YAML
@@ -432,6 +489,7 @@ sources:
       topic: api
       interval_secs: 1
       vars: {host: "$rest_url"}
+      auth: {mode: api_key, key: env:CAMPAIGN_REST_API_KEY, query_param: api_key}
       profile:
         base_url: "{{ vars.host }}"
         endpoints:
@@ -441,6 +499,7 @@ sources:
       topic: api
       interval_secs: 1
       vars: {host: "$rest_url"}
+      auth: {mode: api_key, key: env:CAMPAIGN_REST_API_KEY, query_param: api_key}
       profile:
         base_url: "{{ vars.host }}"
         endpoints:
@@ -461,6 +520,7 @@ rest_stop() { curl -fsS -X POST "$rest_url/stop" >"$1/stop.json"; }
 rest_check() {
   check_dump rest "$1" api-assets_land "$1/assets.ndjson"
   check_tail rest api_land feed.events /id "$1/events.expected"
+  check_secrets rest "$1" "$CAMPAIGN_REST_API_KEY" "$output_secret"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -516,6 +576,7 @@ file_tail_check() {
     echo "line -1 never written" >>"$1/lines.expected" # expected, never landed: a loss
   fi
   check_tail file-tail logs_land logs.app /message "$1/lines.expected"
+  check_secrets file-tail "$1" "$output_secret"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -557,6 +618,8 @@ main() {
     bootstrap=$("$local_kafka" --background)
     broker_started=1
   fi
+  # The Kafka output's password (output_yaml), the same for every family.
+  output_secret="kafkaPw$(cksum <<<"$seed" | cut -d' ' -f1)x$$"
   lost=0
   cut_dumps=0
   failures=()
