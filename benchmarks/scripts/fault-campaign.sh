@@ -11,6 +11,9 @@
 #   - no snapshot is truncated or in conflict, and an open one is the last its store began in a
 #     run that was killed (a kill cut that dump);
 #   - every tail row, REST window record and tailed line written landed at least once;
+#   - no checkpoint ahead of an acknowledgement: each tail's cursor file, copied right after each
+#     kill, is held against the topic, and every record before its position must have been on
+#     the topic before that kill (FaultCampaignCheck checkpoints);
 #   - no secret printed: each kill family uses secrets (a password in the Kafka output's
 #     sasl.jaas.config; pg a password in its JDBC URL, mariadb a user of its own with a password
 #     setting, rest an api key from env:), and none of them may appear in its run logs (at
@@ -44,8 +47,9 @@
 # acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), REST_PAGE_MS (20, how long
 # the REST server takes per page of 100), FILE_ROWS (10000, per dumped file),
 # SELF_TEST (1: after the runs, change the first dumped file and expect a tailed line never
-# written, so file-dump and file-tail must report loss, and write each secret into a log of its
-# family: the proof that the checks can fail),
+# written, so file-dump and file-tail must report loss; move each tail's first copied checkpoint
+# past what the topic held, and write each secret into a log of its family: the proof that the
+# checks can fail),
 # BOOTSTRAP (a broker to use; else scripts/local-kafka.sh starts one on DFE_KAFKA_PORT, default
 # 29092, and DFE_KAFKA_CONTROLLER_PORT, 29093), CAMPAIGN_DIR (an empty or new
 # directory; default a new one under /tmp).
@@ -189,8 +193,42 @@ kill_round() {
   kill -KILL "$fetcher_pid" 2>/dev/null || true
   wait "$fetcher_pid" 2>/dev/null || true
   end=$(now_ms)
+  copy_checkpoints "$dir" "$round" "$end"
   printf '%s %s killed\n' "$start" "$end" >>"$dir/runs"
   printf 'round %d: killed %d ms after its first acknowledgement\n' "$round" "$delay" >>"$dir/kills"
+}
+
+# copy_checkpoints DIR ROUND KILLED_MS: each cursor file the killed run left, as
+# DIR/checkpoints/KEY/round-NNN.json, and the kill's time as round-NNN.ms.
+copy_checkpoints() {
+  local file key name
+  for file in "$1"/state/*.json; do
+    [[ -e $file ]] || continue
+    key=$(basename "$file" .json)
+    name=$(printf 'round-%03d' "$2")
+    mkdir -p "$1/checkpoints/$key"
+    cp "$file" "$1/checkpoints/$key/$name.json"
+    echo "$3" >"$1/checkpoints/$key/$name.ms"
+  done
+}
+
+# check_checkpoints FAMILY DIR TOPIC STORE KIND [ARG]: no copied checkpoint of STORE (cursor
+# campaign.STORE) ahead of what the topic held at its kill. SELF_TEST=1 first moves the first
+# copy a long way ahead, so the check must fail.
+check_checkpoints() {
+  local family=$1 dir=$2 topic=$3 store=$4 kind=$5 arg=${6:-} copies="$2/checkpoints/campaign.$4"
+  local first moved
+  mkdir -p "$copies"
+  first=$(find "$copies" -name 'round-*.json' | sort | head -n 1)
+  if [[ $self_test == 1 && -n $first ]]; then
+    case $kind in
+      keyset) moved='.mark.values[0].value |= (tonumber + 1000000 | tostring)' ;;
+      window) moved='.mark.end |= (sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601 + 3600 | todateiso8601)' ;;
+      file_tail) moved='.mark.files[0].offset |= (tonumber + 1000000 | tostring)' ;;
+    esac
+    jq -c "$moved" "$first" >"$first.moved" && mv "$first.moved" "$first"
+  fi
+  checker "$family" checkpoints "$bootstrap" "$topic" "$store" "$kind" "$copies" $arg
 }
 
 # check_secrets FAMILY DIR SECRET...: config-check's output joins what the family printed, then
@@ -208,14 +246,14 @@ check_secrets() {
     done
   fi
   for secret in "$@"; do
-    found=$(grep -rlaF --exclude='config*.yaml' --exclude-dir=kafka \
+    found=$(grep -rlaF --exclude='config*.yaml' --exclude-dir=checkpoints --exclude-dir=kafka \
       -e "$secret" "$dir" "$work/checks.log" || true)
     if [[ -n $found ]]; then
       failure "$family" "a secret (${secret:0:4}...) is printed in: $(echo $found)"
     fi
   done
   printf '%s: secrets searched=%d files=%d\n' "$family" "$#" \
-    "$(find "$dir" -type f ! -name 'config*.yaml' | wc -l)" >>"$work/checks.log"
+    "$(find "$dir" -type f ! -name 'config*.yaml' ! -path '*/checkpoints/*' | wc -l)" >>"$work/checks.log"
 }
 
 # catch_up FAMILY DIR: the last run, `run --once` after the writers stopped; it must succeed.
@@ -416,6 +454,7 @@ pg_check() {
   pg_sql -tAc "SELECT id FROM events ORDER BY id" >"$1/events.expected"
   check_dump pg "$1" pg-accounts_land "$1/accounts.ndjson"
   check_tail pg pg_land pg.events /id "$1/events.expected"
+  check_checkpoints pg "$1" pg_land pg.events keyset
   check_secrets pg "$1" "$pg_secret" "$output_secret"
 }
 
@@ -459,6 +498,7 @@ mariadb_check() {
   mariadb_sql -e "SELECT id FROM events ORDER BY id" >"$1/events.expected"
   check_dump mariadb "$1" mariadb-accounts_land "$1/accounts.ndjson"
   check_tail mariadb mariadb_land mariadb.events /id "$1/events.expected"
+  check_checkpoints mariadb "$1" mariadb_land mariadb.events keyset
   check_secrets mariadb "$1" "$mariadb_secret" "$output_secret"
 }
 
@@ -520,6 +560,7 @@ rest_stop() { curl -fsS -X POST "$rest_url/stop" >"$1/stop.json"; }
 rest_check() {
   check_dump rest "$1" api-assets_land "$1/assets.ndjson"
   check_tail rest api_land feed.events /id "$1/events.expected"
+  check_checkpoints rest "$1" api_land feed.events window 50
   check_secrets rest "$1" "$CAMPAIGN_REST_API_KEY" "$output_secret"
 }
 
@@ -576,6 +617,7 @@ file_tail_check() {
     echo "line -1 never written" >>"$1/lines.expected" # expected, never landed: a loss
   fi
   check_tail file-tail logs_land logs.app /message "$1/lines.expected"
+  check_checkpoints file-tail "$1" logs_land logs.app file_tail "$1/logs"
   check_secrets file-tail "$1" "$output_secret"
 }
 
