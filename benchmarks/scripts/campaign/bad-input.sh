@@ -5,9 +5,10 @@
 # beside good units that must keep landing, on the campaign's shared broker.
 #
 # The good units: files.data (a dump of data/*.ndjson, a new file dropped in after the bad units
-# failed), logs.app (a tail of logs/app.log, tail_writer's) and goodrest.assets (a dump of the
-# local server's /assets, BAD_INPUT_ITEMS items in pages of 50). The bad units, each a dump of
-# two files, a.* good and b.* bad, b written after a (a file dump reads in change-time order):
+# failed, on topic bifiles-data_land), logs.app (a tail of logs/app.log, tail_writer's, on
+# bilogs_land) and goodrest.assets (a dump of the local server's /assets, BAD_INPUT_ITEMS items
+# in pages of 50). The bad units, each a dump of two files, a.* good and b.* bad, b written
+# after a (a file dump reads in change-time order):
 #
 #   badfiles.utf8        b.ndjson line 3 is not UTF-8 (a lone 0xff byte in a string)
 #   badfiles.notjson     b.ndjson line 2 is not JSON
@@ -114,7 +115,9 @@ bi_config() { # DIR WITH_BAD
   {
     output_yaml
     printf 'scheduler: {max_concurrent_fetches: 8}\n'
-    live_sources_yaml | sed '/^cursor:/d; /^metrics:/d'
+    # Topics of their own: the kill families land files.data and logs.app on the same broker.
+    live_sources_yaml | sed '/^cursor:/d; /^metrics:/d; s/topic: files$/topic: bifiles/;
+      s/topic: logs$/topic: bilogs/'
     if (($2 == 1)); then
       printf '    badfiles:\n      topic: badfiles\n      interval_secs: 1\n      units:\n'
       for unit in utf8 notjson truncated unreadable; do
@@ -419,9 +422,9 @@ bad_input_check() {
   local dir=$1
   bi_check_landed "$dir"
   bi_check_dlq "$dir"
-  check_dump bad-input "$dir" files-data_land "$dir"/data/*.ndjson
+  check_dump bad-input "$dir" bifiles-data_land "$dir"/data/*.ndjson
   awk -v from=0 -v to="$(<"$dir/written")" -v pad="$tail_pad" "$tail_line_awk" >"$dir/lines.expected"
-  check_tail bad-input logs_land logs.app /message "$dir/lines.expected"
+  check_tail bad-input bilogs_land logs.app /message "$dir/lines.expected"
   check_dump bad-input "$dir" goodrest-assets_land "$dir/rest/assets.ndjson"
   bi_no_secrets "$dir"
 }
