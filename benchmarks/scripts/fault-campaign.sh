@@ -12,8 +12,8 @@
 #     run that was killed (a kill cut that dump);
 #   - every tail row, REST window record and tailed line written landed at least once;
 #   - no checkpoint ahead of an acknowledgement: each tail's cursor file, copied right after each
-#     kill, is held against the topic, and every record before its position must have been on
-#     the topic before that kill (FaultCampaignCheck checkpoints);
+#     kill and after the catch-up, is held against the topic, and every record before its
+#     position must have been on the topic before that kill (FaultCampaignCheck checkpoints);
 #   - no secret printed: each kill family uses secrets (a password in the Kafka output's
 #     sasl.jaas.config; pg a password in its JDBC URL, mariadb a user of its own with a password
 #     setting, rest an api key from env:), and none of them may appear in its run logs (at
@@ -35,7 +35,7 @@
 # campaign/bad-input.sh). The settings of each are at the top of its file.
 #
 # Prints one line on stdout,
-#   fault-campaign: seed=S kills=file-dump:20,pg:20,... faults=rest-faults:27,broker-faults:5,disk-faults:6,db-faults:17 cut_dumps=N lost=0
+#   fault-campaign: seed=S kills=file-dump:20,pg:20,... faults=rest-faults:27,...,bad-input:13 cut_dumps=N lost=0
 # or, when a check fails, lost=<problems> failures="..." and exits 1. Everything else goes to
 # stderr; every run's log and the checks are kept in the work directory.
 #
@@ -193,22 +193,21 @@ kill_round() {
   kill -KILL "$fetcher_pid" 2>/dev/null || true
   wait "$fetcher_pid" 2>/dev/null || true
   end=$(now_ms)
-  copy_checkpoints "$dir" "$round" "$end"
+  copy_checkpoints "$dir" "$(printf 'round-%03d' "$round")" "$end"
   printf '%s %s killed\n' "$start" "$end" >>"$dir/runs"
   printf 'round %d: killed %d ms after its first acknowledgement\n' "$round" "$delay" >>"$dir/kills"
 }
 
-# copy_checkpoints DIR ROUND KILLED_MS: each cursor file the killed run left, as
-# DIR/checkpoints/KEY/round-NNN.json, and the kill's time as round-NNN.ms.
+# copy_checkpoints DIR NAME ENDED_MS: each cursor file the run that ended left (killed, or the
+# catch-up), as DIR/checkpoints/KEY/NAME.json, and the time it ended as NAME.ms.
 copy_checkpoints() {
-  local file key name
+  local file key
   for file in "$1"/state/*.json; do
     [[ -e $file ]] || continue
     key=$(basename "$file" .json)
-    name=$(printf 'round-%03d' "$2")
     mkdir -p "$1/checkpoints/$key"
-    cp "$file" "$1/checkpoints/$key/$name.json"
-    echo "$3" >"$1/checkpoints/$key/$name.ms"
+    cp "$file" "$1/checkpoints/$key/$2.json"
+    echo "$3" >"$1/checkpoints/$key/$2.ms"
   done
 }
 
@@ -263,6 +262,8 @@ catch_up() {
   start_fetcher "$dir" "$dir/run-last.log" --once
   wait "$fetcher_pid" || status=$?
   end=$(now_ms)
+  # Checked with the kills' copies: a kill before a run's first commit leaves none of its own.
+  copy_checkpoints "$dir" round-last "$end"
   printf '%s %s stopped\n' "$start" "$end" >>"$dir/runs"
   ((status == 0)) || failure "$family" "the run after the last kill exited $status (log: $dir/run-last.log)"
 }

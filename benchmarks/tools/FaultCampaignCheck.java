@@ -52,9 +52,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * checkpoints BOOTSTRAP TOPIC STORE KIND SNAPSHOTS [ARG]
  * </pre>
  *
- * No checkpoint ahead of an acknowledgement: SNAPSHOTS is a directory of {@code round-N.json}, a
- * copy of the store's cursor file taken right after kill N, and {@code round-N.ms}, the time of
- * that kill. Every record before the checkpointed position must be on TOPIC (a record of STORE)
+ * No checkpoint ahead of an acknowledgement: SNAPSHOTS is a directory of {@code NAME.json}, a
+ * copy of the store's cursor file taken right after a run ended (kill N: {@code round-00N}; the
+ * catch-up: {@code round-last}), and {@code NAME.ms}, the time it ended. Every record before the checkpointed position must be on TOPIC (a record of STORE)
  * with a Kafka timestamp (the producer's send time) before the kill: it was on the topic when the
  * checkpoint was. KIND says how a position is read: {@code keyset}, the events of a tail keyed on
  * an id counted from 0 (every id up to the key); {@code window}, the local REST server's events,
