@@ -227,6 +227,7 @@ check_checkpoints() {
     esac
     jq -c "$moved" "$first" >"$first.moved" && mv "$first.moved" "$first"
   fi
+  # shellcheck disable=SC2086 # ARG is a list of words
   checker "$family" checkpoints "$bootstrap" "$topic" "$store" "$kind" "$copies" $arg
 }
 
@@ -561,7 +562,7 @@ rest_stop() { curl -fsS -X POST "$rest_url/stop" >"$1/stop.json"; }
 rest_check() {
   check_dump rest "$1" api-assets_land "$1/assets.ndjson"
   check_tail rest api_land feed.events /id "$1/events.expected"
-  check_checkpoints rest "$1" api_land feed.events window 50
+  check_checkpoints rest "$1" api_land feed.events window "50 $1/events.expected"
   check_secrets rest "$1" "$CAMPAIGN_REST_API_KEY" "$output_secret"
 }
 

@@ -49,18 +49,20 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * whose {@code _source_fetcher} is STORE.
  *
  * <pre>
- * checkpoints BOOTSTRAP TOPIC STORE KIND SNAPSHOTS [ARG]
+ * checkpoints BOOTSTRAP TOPIC STORE KIND SNAPSHOTS [ARG...]
  * </pre>
  *
  * No checkpoint ahead of an acknowledgement: SNAPSHOTS is a directory of {@code NAME.json}, a
  * copy of the store's cursor file taken right after a run ended (kill N: {@code round-00N}; the
- * catch-up: {@code round-last}), and {@code NAME.ms}, the time it ended. Every record before the checkpointed position must be on TOPIC (a record of STORE)
- * with a Kafka timestamp (the producer's send time) before the kill: it was on the topic when the
- * checkpoint was. KIND says how a position is read: {@code keyset}, the events of a tail keyed on
- * an id counted from 0 (every id up to the key); {@code window}, the local REST server's events,
- * one every ARG ms (every event whose time is before the window's end); {@code file_tail}, the
- * files of directory ARG (each entry's file found by its fingerprint, every line before its
- * offset, by {@code /message}).
+ * catch-up: {@code round-last}), and {@code NAME.ms}, the time it ended. Every record before the
+ * checkpointed position must be on TOPIC (a record of STORE) with a Kafka timestamp (the
+ * producer's send time) before that end: it was on the topic when the checkpoint was. KIND says
+ * how a position is read: {@code keyset}, the events of a tail keyed on an id counted from 0
+ * (every id up to the key); {@code window}, the local REST server's events, one every ARG ms
+ * (every event whose time is before the window's end, and which the server made: a second ARG
+ * names the file of the ids it made, once it stopped); {@code file_tail}, the files of directory
+ * ARG (each entry's file found by its fingerprint, every line before its offset, by {@code
+ * /message}).
  *
  * <p>With BOOTSTRAP {@code files}, TOPIC is a comma-separated list of files read in that order, one
  * message a line, instead of a topic: the file output's landing files, or what {@code follow} kept.
@@ -118,7 +120,7 @@ public class FaultCampaignCheck {
                   args[3],
                   args[4],
                   Path.of(args[5]),
-                  args.length > 6 ? args[6] : "");
+                  List.of(args).subList(6, args.length));
           default -> throw new IllegalArgumentException("no check named " + args[0]);
         };
     System.exit(ok ? 0 : 1);
@@ -346,8 +348,20 @@ public class FaultCampaignCheck {
 
   /** The checkpoints copied after each kill against what the topic held at that kill. */
   private static boolean checkpoints(
-      String bootstrap, String topic, String store, String kind, Path snapshots, String arg)
+      String bootstrap, String topic, String store, String kind, Path snapshots, List<String> args)
       throws IOException {
+    String arg = args.isEmpty() ? "" : args.get(0);
+    // window: the events the server made (it makes none after its stop, which a catch-up's
+    // windows pass); no file: every event up to the window's end was made.
+    long lastMade = Long.MAX_VALUE;
+    if (kind.equals("window") && args.size() > 1) {
+      lastMade =
+          Files.readAllLines(Path.of(args.get(1))).stream()
+              .filter(line -> !line.isBlank())
+              .mapToLong(Long::parseLong)
+              .max()
+              .orElse(-1);
+    }
     List<long[]> landed = new ArrayList<>(); // id or -1, timestamp
     Map<String, Long> firstLanded = new HashMap<>(); // a line's text: its first timestamp
     long[] origin = {Long.MIN_VALUE}; // the REST server's start: at - id * step
@@ -419,7 +433,7 @@ public class FaultCampaignCheck {
           }
           List<Long> missing = new ArrayList<>();
           long ids = 0;
-          for (long id = 0; origin[0] + id * step < end; id++) {
+          for (long id = 0; origin[0] + id * step < end && id <= lastMade; id++) {
             ids++;
             if (!before.contains(id) && missing.size() < 5) {
               missing.add(id);
