@@ -60,7 +60,8 @@ class FaultCampaignIT {
   }
 
   @Test
-  void aChangedSourceALineNeverWrittenACheckpointAheadAndAPrintedSecretAreReportedAsLoss() throws Exception {
+  void aChangedSourceALineNeverWrittenACheckpointAheadAndAPrintedSecretAreReportedAsLoss()
+      throws Exception {
     Campaign campaign =
         campaign(Map.of("KILLS", "1", "FAMILIES", "file-dump file-tail", "SELF_TEST", "1"));
 
