@@ -10,7 +10,15 @@
 #     listing, which does not change);
 #   - no snapshot is truncated or in conflict, and an open one is the last its store began in a
 #     run that was killed (a kill cut that dump);
-#   - every tail row, REST window record and tailed line written landed at least once.
+#   - every tail row, REST window record and tailed line written landed at least once;
+#   - no checkpoint ahead of an acknowledgement: each tail's cursor file, copied right after each
+#     kill and after the catch-up, is held against the topic, and every record before its
+#     position must have been on the topic before that kill (FaultCampaignCheck checkpoints);
+#   - no secret printed: each kill family uses secrets (a password in the Kafka output's
+#     sasl.jaas.config; pg a password in its JDBC URL, mariadb a user of its own with a password
+#     setting, rest an api key from env:), and none of them may appear in its run logs (at
+#     DEBUG), the /metrics and /status of its first run, its verify reports, its checks or
+#     config-check's output.
 #
 # Families (FAMILIES, in this order): file-dump (new files dropped in before each run),
 # pg (a dump store and a tail store on PostgreSQL), mariadb (the same on MariaDB), rest (a local
@@ -22,26 +30,30 @@
 # topics deleted, its disk full) and disk-faults (the landing and state directories full and
 # read-only, a corrupted checkpoint, the clock stepped back an hour). The last two mount tmpfs
 # volumes, so they need root; db-faults (connections severed, servers restarted, locks past
-# query_timeout_secs, a long transaction against settle_secs; campaign/db-faults.sh); and,
-# only when named in FAMILIES, connect-faults (the Kafka Connect plugin in a distributed worker
-# group, the worker running its task killed with kill -9 mid-dump, at least once and exactly
-# once; campaign/connect-faults.sh). The settings of each are at the top of its file. A family
-# whose service is not `run` defines FAMILY_catch_up in place of the last `run --once`.
+# query_timeout_secs, a long transaction against settle_secs; campaign/db-faults.sh);
+# bad-input (units of the file and REST families fed bad files, lines and pages beside good units;
+# campaign/bad-input.sh); and, only when named in FAMILIES, connect-faults (the Kafka Connect
+# plugin in a distributed worker group, the worker running its task killed with kill -9 mid-dump,
+# at least once and exactly once; campaign/connect-faults.sh). The settings of each are at the top
+# of its file. A family whose service is not `run` defines FAMILY_catch_up in place of the last
+# `run --once`.
 #
 # Prints one line on stdout,
-#   fault-campaign: seed=S kills=file-dump:20,pg:20,... faults=rest-faults:27,broker-faults:5,disk-faults:6,db-faults:17 cut_dumps=N lost=0
+#   fault-campaign: seed=S kills=file-dump:20,pg:20,... faults=rest-faults:27,...,bad-input:13 cut_dumps=N lost=0
 # or, when a check fails, lost=<problems> failures="..." and exits 1. Everything else goes to
 # stderr; every run's log and the checks are kept in the work directory.
 #
 #   benchmarks/scripts/fault-campaign.sh                     # 20 kills per family, seed 20261202
 #   SEED=7 KILLS=2 FAMILIES="file-dump rest" benchmarks/scripts/fault-campaign.sh
 #
-# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all nine),
+# Settings (environment): SEED (20261202), KILLS (20, per family), FAMILIES (all ten),
 # KILL_WINDOW_MS (1500: a kill falls uniformly in [0, KILL_WINDOW_MS) after the run's first
 # acknowledged message), DB_ROWS (10000), REST_ITEMS (2000), REST_PAGE_MS (20, how long
 # the REST server takes per page of 100), FILE_ROWS (10000, per dumped file),
 # SELF_TEST (1: after the runs, change the first dumped file and expect a tailed line never
-# written, so file-dump and file-tail must report loss: the proof that the checks can fail),
+# written, so file-dump and file-tail must report loss; move each tail's first copied checkpoint
+# past what the topic held, and write each secret into a log of its family: the proof that the
+# checks can fail),
 # BOOTSTRAP (a broker to use; else scripts/local-kafka.sh starts one on DFE_KAFKA_PORT, default
 # 29092, and DFE_KAFKA_CONTROLLER_PORT, 29093), CAMPAIGN_DIR (an empty or new
 # directory; default a new one under /tmp).
@@ -56,7 +68,7 @@ no_arguments "$@"
 
 seed="${SEED:-20261202}"
 kills="${KILLS:-20}"
-families="${FAMILIES:-file-dump pg mariadb rest file-tail rest-faults broker-faults disk-faults db-faults}"
+families="${FAMILIES:-file-dump pg mariadb rest file-tail rest-faults broker-faults disk-faults db-faults bad-input}"
 kill_window_ms="${KILL_WINDOW_MS:-1500}"
 db_rows="${DB_ROWS:-10000}"
 rest_items="${REST_ITEMS:-2000}"
@@ -128,7 +140,12 @@ output_yaml() {
 instance_id: campaign
 output:
   type: kafka
-  kafka: {bootstrap_servers: "$bootstrap", create_topics: true}
+  kafka:
+    bootstrap_servers: "$bootstrap"
+    create_topics: true
+    # Unused on the plaintext listener, but a secret the service holds: never to be printed.
+    properties:
+      sasl.jaas.config: 'org.apache.kafka.common.security.plain.PlainLoginModule required username="campaign" password="$output_secret";'
   batch: {max_rows: 200}
 cursor: {directory: ./state}
 metrics: {address: "127.0.0.1:0"}
@@ -139,8 +156,8 @@ YAML
 start_fetcher() {
   local dir=$1 log_file=$2
   shift 2
-  (cd "$dir" && DFE_FETCHER_JAVA_OPTS="$heap" exec "$fetcher" run --config config.yaml "$@") \
-    >"$log_file" 2>&1 &
+  (cd "$dir" && DFE_FETCHER_LOG_LEVEL=DEBUG DFE_FETCHER_JAVA_OPTS="$heap" \
+    exec "$fetcher" run --config config.yaml "$@") >"$log_file" 2>&1 &
   fetcher_pid=$!
 }
 
@@ -168,6 +185,10 @@ kill_round() {
     fi
     sleep 0.05
   done
+  if ((round == 1)) && [[ -n $port ]]; then # what a scraper sees, searched for secrets
+    curl -fsS --max-time 2 "http://127.0.0.1:$port/metrics" >"$dir/metrics.txt" 2>&1 || true
+    curl -fsS --max-time 2 "http://127.0.0.1:$port/status" >"$dir/status.json" 2>&1 || true
+  fi
   delay=$((RANDOM % kill_window_ms))
   sleep_ms "$delay"
   if ! kill -0 "$fetcher_pid" 2>/dev/null; then
@@ -176,8 +197,67 @@ kill_round() {
   kill -KILL "$fetcher_pid" 2>/dev/null || true
   wait "$fetcher_pid" 2>/dev/null || true
   end=$(now_ms)
+  copy_checkpoints "$dir" "$(printf 'round-%03d' "$round")" "$end"
   printf '%s %s killed\n' "$start" "$end" >>"$dir/runs"
   printf 'round %d: killed %d ms after its first acknowledgement\n' "$round" "$delay" >>"$dir/kills"
+}
+
+# copy_checkpoints DIR NAME ENDED_MS: each cursor file the run that ended left (killed, or the
+# catch-up), as DIR/checkpoints/KEY/NAME.json, and the time it ended as NAME.ms.
+copy_checkpoints() {
+  local file key
+  for file in "$1"/state/*.json; do
+    [[ -e $file ]] || continue
+    key=$(basename "$file" .json)
+    mkdir -p "$1/checkpoints/$key"
+    cp "$file" "$1/checkpoints/$key/$2.json"
+    echo "$3" >"$1/checkpoints/$key/$2.ms"
+  done
+}
+
+# check_checkpoints FAMILY DIR TOPIC STORE KIND [ARG]: no copied checkpoint of STORE (cursor
+# campaign.STORE) ahead of what the topic held at its kill. SELF_TEST=1 first moves the first
+# copy a long way ahead, so the check must fail.
+check_checkpoints() {
+  local family=$1 dir=$2 topic=$3 store=$4 kind=$5 arg=${6:-} copies="$2/checkpoints/campaign.$4"
+  local first moved
+  mkdir -p "$copies"
+  first=$(find "$copies" -name 'round-*.json' | sort | head -n 1)
+  if [[ $self_test == 1 && -n $first ]]; then
+    case $kind in
+      keyset) moved='.mark.values[0].value |= (tonumber + 1000000 | tostring)' ;;
+      window) moved='.mark.end |= (sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601 + 3600 | todateiso8601)' ;;
+      file_tail) moved='.mark.files[0].offset |= (tonumber + 1000000 | tostring)' ;;
+    esac
+    jq -c "$moved" "$first" >"$first.moved" && mv "$first.moved" "$first"
+  fi
+  # shellcheck disable=SC2086 # ARG is a list of words
+  checker "$family" checkpoints "$bootstrap" "$topic" "$store" "$kind" "$copies" $arg
+}
+
+# check_secrets FAMILY DIR SECRET...: config-check's output joins what the family printed, then
+# no SECRET may appear in any file of DIR but its configuration (nor in checks.log). SELF_TEST=1
+# first writes each secret into a log of the family, so the check must fail.
+check_secrets() {
+  local family=$1 dir=$2 secret found
+  shift 2
+  (cd "$dir" && DFE_FETCHER_LOG_LEVEL=DEBUG DFE_FETCHER_JAVA_OPTS="$heap" "$fetcher" config-check \
+    --config config.yaml) >"$dir/config-check.out" 2>&1 ||
+    failure "$family" "config-check failed (see $dir/config-check.out)"
+  if [[ $self_test == 1 ]]; then
+    for secret in "$@"; do
+      echo "self-test: a line that prints $secret" >>"$dir/run-self-test.log"
+    done
+  fi
+  for secret in "$@"; do
+    found=$(grep -rlaF --exclude='config*.yaml' --exclude-dir=checkpoints --exclude-dir=kafka \
+      -e "$secret" "$dir" "$work/checks.log" || true)
+    if [[ -n $found ]]; then
+      failure "$family" "a secret (${secret:0:4}...) is printed in: $(echo $found)"
+    fi
+  done
+  printf '%s: secrets searched=%d files=%d\n' "$family" "$#" \
+    "$(find "$dir" -type f ! -name 'config*.yaml' ! -path '*/checkpoints/*' | wc -l)" >>"$work/checks.log"
 }
 
 # catch_up FAMILY DIR: the last run, `run --once` after the writers stopped; it must succeed.
@@ -187,6 +267,8 @@ catch_up() {
   start_fetcher "$dir" "$dir/run-last.log" --once
   wait "$fetcher_pid" || status=$?
   end=$(now_ms)
+  # Checked with the kills' copies: a kill before a run's first commit leaves none of its own.
+  copy_checkpoints "$dir" round-last "$end"
   printf '%s %s stopped\n' "$start" "$end" >>"$dir/runs"
   ((status == 0)) || failure "$family" "the run after the last kill exited $status (log: $dir/run-last.log)"
 }
@@ -317,6 +399,7 @@ file_dump_check() {
     sed -i '1s/padded/changed/' "$1/data/f001a.ndjson"
   fi
   check_dump file-dump "$1" files-data_land "$1"/data/*.ndjson
+  check_secrets file-dump "$1" "$output_secret"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -366,7 +449,9 @@ CREATE TABLE accounts (id bigint PRIMARY KEY, name text NOT NULL, n integer NOT 
 INSERT INTO accounts SELECT i, 'account ' || i, i % 97 FROM generate_series(1, $db_rows) AS s(i);
 CREATE TABLE events (id bigint PRIMARY KEY, note text NOT NULL);
 SQL
-  db_config "$1" pg "jdbc:postgresql://127.0.0.1:5432/$database" postgres
+  pg_secret="pgUrl$RANDOM$RANDOM$RANDOM"
+  # The server trusts local users, so the password is not checked: it is there to be hidden.
+  db_config "$1" pg "jdbc:postgresql://127.0.0.1:5432/$database?password=$pg_secret" postgres
   start_writer "$1" db_writer "$1" pg_insert
 }
 
@@ -379,6 +464,8 @@ pg_check() {
   pg_sql -tAc "SELECT id FROM events ORDER BY id" >"$1/events.expected"
   check_dump pg "$1" pg-accounts_land "$1/accounts.ndjson"
   check_tail pg pg_land pg.events /id "$1/events.expected"
+  check_checkpoints pg "$1" pg_land pg.events keyset
+  check_secrets pg "$1" "$pg_secret" "$output_secret"
 }
 
 mariadb_sql() { "${mysql[@]}" "$database" "$@"; }
@@ -397,7 +484,17 @@ CREATE TABLE accounts (id bigint PRIMARY KEY, name text NOT NULL, n integer NOT 
 INSERT INTO accounts SELECT seq, CONCAT('account ', seq), seq % 97 FROM seq_1_to_$db_rows;
 CREATE TABLE events (id bigint PRIMARY KEY, note text NOT NULL);
 SQL
-  db_config "$1" mariadb "jdbc:mariadb://127.0.0.1:3306/$database" root
+  # A user of its own with a password (root has none), dropped at the end.
+  mariadb_secret="mdbPw$RANDOM$RANDOM$RANDOM"
+  mariadb_user="dfe_campaign_$$"
+  "${mysql[@]}" -e "CREATE USER '$mariadb_user'@'127.0.0.1' IDENTIFIED BY '$mariadb_secret';
+    GRANT ALL ON $database.* TO '$mariadb_user'@'127.0.0.1'"
+  cleanup_hooks+=("\"\${mysql[@]}\" -e \"DROP USER IF EXISTS '$mariadb_user'@'127.0.0.1'\"")
+  db_config "$1" mariadb "jdbc:mariadb://127.0.0.1:3306/$database" "$mariadb_user"
+  printf '      password: "%s"\n' "$mariadb_secret" >>"$1/config.yaml.password"
+  awk -v pw="$(<"$1/config.yaml.password")" '{ print } /^      user: / { print pw }' \
+    "$1/config.yaml" >"$1/config.yaml.new" && mv "$1/config.yaml.new" "$1/config.yaml"
+  rm "$1/config.yaml.password"
   start_writer "$1" db_writer "$1" mariadb_insert
 }
 
@@ -411,6 +508,8 @@ mariadb_check() {
   mariadb_sql -e "SELECT id FROM events ORDER BY id" >"$1/events.expected"
   check_dump mariadb "$1" mariadb-accounts_land "$1/accounts.ndjson"
   check_tail mariadb mariadb_land mariadb.events /id "$1/events.expected"
+  check_checkpoints mariadb "$1" mariadb_land mariadb.events keyset
+  check_secrets mariadb "$1" "$mariadb_secret" "$output_secret"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -429,6 +528,8 @@ rest_setup() {
     sleep 0.1
   done
   rest_url="http://127.0.0.1:$(<"$1/port")"
+  # The server asks for no key here: the key is sent, and must never be printed.
+  export CAMPAIGN_REST_API_KEY="restKey$RANDOM$RANDOM$RANDOM"
   {
     output_yaml
     cat <<YAML
@@ -438,6 +539,7 @@ sources:
       topic: api
       interval_secs: 1
       vars: {host: "$rest_url"}
+      auth: {mode: api_key, key: env:CAMPAIGN_REST_API_KEY, query_param: api_key}
       profile:
         base_url: "{{ vars.host }}"
         endpoints:
@@ -447,6 +549,7 @@ sources:
       topic: api
       interval_secs: 1
       vars: {host: "$rest_url"}
+      auth: {mode: api_key, key: env:CAMPAIGN_REST_API_KEY, query_param: api_key}
       profile:
         base_url: "{{ vars.host }}"
         endpoints:
@@ -467,6 +570,8 @@ rest_stop() { curl -fsS -X POST "$rest_url/stop" >"$1/stop.json"; }
 rest_check() {
   check_dump rest "$1" api-assets_land "$1/assets.ndjson"
   check_tail rest api_land feed.events /id "$1/events.expected"
+  check_checkpoints rest "$1" api_land feed.events window "50 $1/events.expected"
+  check_secrets rest "$1" "$CAMPAIGN_REST_API_KEY" "$output_secret"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -522,10 +627,13 @@ file_tail_check() {
     echo "line -1 never written" >>"$1/lines.expected" # expected, never landed: a loss
   fi
   check_tail file-tail logs_land logs.app /message "$1/lines.expected"
+  check_checkpoints file-tail "$1" logs_land logs.app file_tail "$1/logs"
+  check_secrets file-tail "$1" "$output_secret"
 }
 
 # ---------------------------------------------------------------------------------------------
-# rest-faults, broker-faults, disk-faults, db-faults: families whose one service lives through its faults.
+# rest-faults, broker-faults, disk-faults, db-faults, bad-input: families whose one service lives
+# through its faults.
 
 for campaign_file in "$(dirname "${BASH_SOURCE[0]}")"/campaign/*.sh; do
   [[ -e $campaign_file ]] || continue # none there: only the kill families
@@ -562,6 +670,8 @@ main() {
     bootstrap=$("$local_kafka" --background)
     broker_started=1
   fi
+  # The Kafka output's password (output_yaml), the same for every family.
+  output_secret="kafkaPw$(cksum <<<"$seed" | cut -d' ' -f1)x$$"
   lost=0
   cut_dumps=0
   failures=()
@@ -570,8 +680,8 @@ main() {
   : >"$work/checks.log"
   for family in $families; do
     case $family in
-      file-dump | pg | mariadb | rest | file-tail | rest-faults | broker-faults | disk-faults | db-faults | connect-faults) campaign "$family" ;;
-      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, rest-faults, broker-faults, disk-faults, db-faults, connect-faults)" ;;
+      file-dump | pg | mariadb | rest | file-tail | rest-faults | broker-faults | disk-faults | db-faults | bad-input | connect-faults) campaign "$family" ;;
+      *) die "no family named $family (file-dump, pg, mariadb, rest, file-tail, rest-faults, broker-faults, disk-faults, db-faults, bad-input, connect-faults)" ;;
     esac
   done
   local counts=""

@@ -47,6 +47,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code [since, until)} (RFC 3339), one every EVENT_MS from the server's start, {@code
  *       {"id":i,"at":"..."}}, as a JSON array; with {@code limit}, L of them from O, the next page
  *       in a {@code Link} header. Events are only made until {@code POST /stop}.
+ *   <li>{@code GET /bad/K?page=N}: a listing of two pages whose second is bad (K: {@code
+ *       not-json}, {@code shape}, {@code 500}, {@code content-type}), for the bad-input family.
  *   <li>{@code POST /stop}: no event is made after now; the ids of every event made are written to
  *       DIR/events.expected (one a line), then the answer is sent.
  *   <li>{@code POST /fault?kind=K&target=T[&ms=M]}: from now on requests of T ({@code assets},
@@ -244,6 +246,7 @@ public class CampaignRestServer {
       case "/events" -> events(socket, request);
       case "/stop" -> send(socket, 200, "application/json", Map.of(), stop());
       case "/fault" -> fault(socket, request);
+      case "/bad/not-json", "/bad/shape", "/bad/500", "/bad/content-type" -> bad(socket, request);
       default ->
           send(socket, 404, "application/json", Map.of(), json("{\"error\":\"no such path\"}"));
     }
@@ -275,6 +278,38 @@ public class CampaignRestServer {
     }
     String contentType = ndjson ? "application/x-ndjson" : "application/json";
     answer(socket, target, page, new Page(contentType, rows, ndjson, link));
+  }
+
+  /**
+   * A two-page listing whose second page is bad in the way the path says, for good: page 0 is two
+   * items and a {@code Link} to page 1 (echoing the {@code api_key}, so that an error naming page
+   * 1 has a key to mask); page 1 is not JSON ({@code not-json}, status 200), a JSON object where
+   * an array belongs ({@code shape}), status 500 ({@code 500}), or a good page sent as {@code
+   * text/html} ({@code content-type}).
+   */
+  private void bad(Socket socket, Request request) throws Exception {
+    String kind = request.path().substring("/bad/".length());
+    int page = Integer.parseInt(request.query().getOrDefault("page", "0"));
+    String key = request.rawQuery().getOrDefault("api_key", "");
+    if (page == 0) {
+      String link = "</bad/" + kind + "?page=1&api_key=" + key + ">; rel=\"next\"";
+      send(
+          socket,
+          200,
+          "application/json",
+          Map.of("Link", link),
+          json("[" + asset(0) + "," + asset(1) + "]"));
+      return;
+    }
+    switch (kind) {
+      case "not-json" -> send(socket, 200, "application/json", Map.of(), json("this is not JSON"));
+      case "shape" ->
+          send(socket, 200, "application/json", Map.of(), json("{\"items\":[" + asset(2) + "]}"));
+      case "500" ->
+          send(socket, 500, "application/json", Map.of(), json("{\"error\":\"internal\"}"));
+      default ->
+          send(socket, 200, "text/html; charset=utf-8", Map.of(), json("[" + asset(2) + "]"));
+    }
   }
 
   private void events(Socket socket, Request request) throws Exception {

@@ -51,6 +51,22 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>dump and tail read a topic as a consumer does by default (read_uncommitted); with the
  * environment's CHECK_ISOLATION_LEVEL=read_committed they see only committed transactions.
  *
+ * <pre>
+ * checkpoints BOOTSTRAP TOPIC STORE KIND SNAPSHOTS [ARG...]
+ * </pre>
+ *
+ * No checkpoint ahead of an acknowledgement: SNAPSHOTS is a directory of {@code NAME.json}, a
+ * copy of the store's cursor file taken right after a run ended (kill N: {@code round-00N}; the
+ * catch-up: {@code round-last}), and {@code NAME.ms}, the time it ended. Every record before the
+ * checkpointed position must be on TOPIC (a record of STORE) with a Kafka timestamp (the
+ * producer's send time) before that end: it was on the topic when the checkpoint was. KIND says
+ * how a position is read: {@code keyset}, the events of a tail keyed on an id counted from 0
+ * (every id up to the key); {@code window}, the local REST server's events, one every ARG ms
+ * (every event whose time is before the window's end, and which the server made: a second ARG
+ * names the file of the ids it made, once it stopped); {@code file_tail}, the files of directory
+ * ARG (each entry's file found by its fingerprint, every line before its offset, by {@code
+ * /message}).
+ *
  * <p>With BOOTSTRAP {@code files}, TOPIC is a comma-separated list of files read in that order, one
  * message a line, instead of a topic: the file output's landing files, or what {@code follow} kept.
  *
@@ -61,7 +77,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * A consumer that follows each TOPIC from its beginning (waiting for it to exist) and appends every
  * message to OUT_DIR/TOPIC.ndjson, a line each, until STOP_FILE exists; then it reads on to the end
  * offsets of that moment and exits. What it kept is what a consumer saw, also of a topic that was
- * deleted later.
+ * deleted later. A STOP_FILE there from the start reads what the topics hold now, and a topic that
+ * does not exist yet is then an empty file.
  *
  * <pre>
  * serving BOOTSTRAP PHASES
@@ -99,6 +116,14 @@ public class FaultCampaignCheck {
                   Path.of(args[3]),
                   List.of(args).subList(4, args.length));
           case "serving" -> serving(args[1], Path.of(args[2]));
+          case "checkpoints" ->
+              checkpoints(
+                  args[1],
+                  args[2],
+                  args[3],
+                  args[4],
+                  Path.of(args[5]),
+                  List.of(args).subList(6, args.length));
           default -> throw new IllegalArgumentException("no check named " + args[0]);
         };
     System.exit(ok ? 0 : 1);
@@ -322,6 +347,178 @@ public class FaultCampaignCheck {
                 records - (expected.size() - missing.size()),
                 missing.size());
     return report(figures, problems);
+  }
+
+  /** The checkpoints copied after each kill against what the topic held at that kill. */
+  private static boolean checkpoints(
+      String bootstrap, String topic, String store, String kind, Path snapshots, List<String> args)
+      throws IOException {
+    String arg = args.isEmpty() ? "" : args.get(0);
+    // window: the events the server made (it makes none after its stop, which a catch-up's
+    // windows pass); no file: every event up to the window's end was made.
+    long lastMade = Long.MAX_VALUE;
+    if (kind.equals("window") && args.size() > 1) {
+      lastMade =
+          Files.readAllLines(Path.of(args.get(1))).stream()
+              .filter(line -> !line.isBlank())
+              .mapToLong(Long::parseLong)
+              .max()
+              .orElse(-1);
+    }
+    List<long[]> landed = new ArrayList<>(); // id or -1, timestamp
+    Map<String, Long> firstLanded = new HashMap<>(); // a line's text: its first timestamp
+    long[] origin = {Long.MIN_VALUE}; // the REST server's start: at - id * step
+    read(
+        bootstrap,
+        topic,
+        (record, timestamp) -> {
+          if (!record.path("_source_fetcher").asText().equals(store)) {
+            return;
+          }
+          if (kind.equals("file_tail")) {
+            firstLanded.merge(record.path("message").asText(), timestamp, Math::min);
+            return;
+          }
+          long id = record.path("id").asLong();
+          landed.add(new long[] {id, timestamp});
+          if (kind.equals("window") && origin[0] == Long.MIN_VALUE) {
+            long at = Instant.parse(record.path("at").asText()).toEpochMilli();
+            origin[0] = at - id * Long.parseLong(arg);
+          }
+        });
+    List<String> problems = new ArrayList<>();
+    int rounds = 0;
+    int checked = 0;
+    long positions = 0;
+    List<Path> copies;
+    try (var listing = Files.list(snapshots)) {
+      copies = listing.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
+    }
+    for (Path copy : copies) {
+      String round = copy.getFileName().toString().replace(".json", "");
+      rounds++;
+      long killedAt = Long.parseLong(Files.readString(snapshots.resolve(round + ".ms")).trim());
+      JsonNode mark = JSON.readTree(copy.toFile()).path("mark");
+      checked++;
+      switch (kind) {
+        case "keyset" -> {
+          long key = mark.path("values").path(0).path("value").asLong();
+          positions += key + 1;
+          Set<Long> before = new HashSet<>();
+          for (long[] record : landed) {
+            if (record[1] < killedAt) {
+              before.add(record[0]);
+            }
+          }
+          List<Long> missing = new ArrayList<>();
+          for (long id = 0; id <= key && missing.size() < 5; id++) {
+            if (!before.contains(id)) {
+              missing.add(id);
+            }
+          }
+          if (!missing.isEmpty()) {
+            problems.add(round + ": checkpoint after key " + key + ", but ids " + missing
+                + " were not on the topic at the kill");
+          }
+        }
+        case "window" -> {
+          long end = Instant.parse(mark.path("end").asText()).toEpochMilli();
+          long step = Long.parseLong(arg);
+          if (origin[0] == Long.MIN_VALUE) {
+            problems.add(round + ": no event landed, so no event time is known");
+            continue;
+          }
+          Set<Long> before = new HashSet<>();
+          for (long[] record : landed) {
+            if (record[1] < killedAt) {
+              before.add(record[0]);
+            }
+          }
+          List<Long> missing = new ArrayList<>();
+          long ids = 0;
+          for (long id = 0; origin[0] + id * step < end && id <= lastMade; id++) {
+            ids++;
+            if (!before.contains(id) && missing.size() < 5) {
+              missing.add(id);
+            }
+          }
+          positions += ids;
+          if (!missing.isEmpty()) {
+            problems.add(round + ": windows committed up to " + mark.path("end").asText()
+                + ", but events " + missing + " were not on the topic at the kill");
+          }
+        }
+        case "file_tail" -> {
+          for (JsonNode entry : mark.path("files")) {
+            String fingerprint = entry.path("fingerprint").asText();
+            long offset = entry.path("offset").asLong();
+            Path file = byFingerprint(Path.of(arg), fingerprint);
+            if (file == null) {
+              problems.add(round + ": no file of " + arg + " has fingerprint " + fingerprint);
+              continue;
+            }
+            byte[] content = Files.readAllBytes(file);
+            if (content.length < offset) {
+              problems.add(
+                  round + ": " + file + " is shorter than its checkpointed offset " + offset);
+              continue;
+            }
+            String text =
+                new String(content, 0, (int) offset, java.nio.charset.StandardCharsets.UTF_8);
+            List<String> missing = new ArrayList<>();
+            for (String line : text.split("\n")) {
+              if (line.isEmpty()) {
+                continue;
+              }
+              positions++;
+              Long at = firstLanded.get(line);
+              if ((at == null || at >= killedAt) && missing.size() < 3) {
+                missing.add(line.length() > 20 ? line.substring(0, 20) + "..." : line);
+              }
+            }
+            if (!missing.isEmpty()) {
+              problems.add(round + ": " + file.getFileName() + " checkpointed at offset " + offset
+                  + ", but lines " + missing + " were not on the topic at the kill");
+            }
+          }
+        }
+        default -> throw new IllegalArgumentException("no checkpoint kind " + kind);
+      }
+    }
+    if (checked == 0) {
+      problems.add("no checkpoint was copied into " + snapshots + ": the check proves nothing");
+    }
+    return report(
+        "topic=%s store=%s kind=%s checkpoints=%d positions_checked=%d"
+            .formatted(place(bootstrap, topic), store, kind, rounds, positions),
+        problems);
+  }
+
+  /** The file of DIR whose bytes match a tail checkpoint's fingerprint, {@code checksum:S:E:D}. */
+  private static Path byFingerprint(Path dir, String fingerprint) throws IOException {
+    String[] parts = fingerprint.split(":");
+    int start = Integer.parseInt(parts[1]);
+    int end = Integer.parseInt(parts[2]);
+    String digest = parts[3];
+    try (var listing = Files.list(dir)) {
+      for (Path file : listing.sorted().toList()) {
+        byte[] content = Files.readAllBytes(file);
+        if (content.length < end) {
+          continue;
+        }
+        try {
+          byte[] sha =
+              java.security.MessageDigest.getInstance("SHA-256")
+                  .digest(java.util.Arrays.copyOfRange(content, start, end));
+          if (java.util.HexFormat.of().formatHex(sha, 0, 8).equals(digest)) {
+            return file;
+          }
+        } catch (java.security.NoSuchAlgorithmException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+    return null;
   }
 
   /** The topic, or for files the last one's name and how many were read. */
@@ -602,7 +799,10 @@ public class FaultCampaignCheck {
     }
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings)) {
       List<TopicPartition> partitions = new ArrayList<>();
-      while (partitions.isEmpty() && !Files.exists(stopFile)) {
+      // Listed at least once, so a STOP_FILE there from the start reads what the topics hold now.
+      boolean listedOnce = false;
+      while (partitions.isEmpty() && (!listedOnce || !Files.exists(stopFile))) {
+        listedOnce = true;
         try {
           Map<String, List<PartitionInfo>> listed = consumer.listTopics(Duration.ofSeconds(5));
           if (listed.keySet().containsAll(topics)) {

@@ -60,7 +60,8 @@ class FaultCampaignIT {
   }
 
   @Test
-  void aChangedSourceAndALineNeverWrittenAreReportedAsLoss() throws Exception {
+  void aChangedSourceALineNeverWrittenACheckpointAheadAndAPrintedSecretAreReportedAsLoss()
+      throws Exception {
     Campaign campaign =
         campaign(Map.of("KILLS", "1", "FAMILIES", "file-dump file-tail", "SELF_TEST", "1"));
 
@@ -71,7 +72,11 @@ class FaultCampaignIT {
         .containsPattern(" lost=[1-9]\\d* failures=\"")
         .containsPattern("file-dump: complete snapshot \\S+ \\(10000 rows\\) equals no source")
         .contains("file-tail: 1 of ")
-        .contains(" never landed, first [line -1 never written]");
+        .contains(" never landed, first [line -1 never written]")
+        // The tail's first checkpoint moved ahead of the topic, and each secret planted in a log.
+        .containsPattern("file-tail: round-\\S+: \\S+ is shorter than its checkpointed offset")
+        .contains("file-dump: a secret (kafk...) is printed in: ")
+        .contains("file-tail: a secret (kafk...) is printed in: ");
   }
 
   /**
@@ -121,6 +126,7 @@ class FaultCampaignIT {
             "benchmarks/scripts/campaign/disk-faults.sh",
             "benchmarks/scripts/campaign/db-faults.sh",
             "benchmarks/scripts/campaign/connect-faults.sh",
+            "benchmarks/scripts/campaign/bad-input.sh",
             "benchmarks/tools/FaultCampaignCheck.java",
             "benchmarks/tools/CampaignRestServer.java")) {
       Path copy = checkout.resolve(file);

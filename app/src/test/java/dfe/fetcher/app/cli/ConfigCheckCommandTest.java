@@ -106,6 +106,117 @@ class ConfigCheckCommandTest {
   }
 
   @Test
+  void everyKindOfMistakeAtOnceIsReportedInOneRunEachAtItsPlaceAndNoSecretIsPrinted() {
+    Path config =
+        workspace.config(
+            """
+            instance_id: test
+            colour: blue
+            output:
+              type: kafka
+              kafka:
+                bootstrap_servers: "127.0.0.1:1"
+              batch: {max_rows: lots}
+            metrics: {address: "127.0.0.1:0"}
+            sources:
+              file:
+                logs:
+                  topic: logs
+                  interval_secs: -5
+                  units:
+                    - unit: app
+                      tail: {paths: [logs/*.log], decoder: xml, max_line_bytes: 10MB}
+                    - unit: app
+                      dump: {paths: [data/*.ndjson]}
+              db:
+                crm:
+                  url: "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&password=%s-url"
+                  password: env:DFE_TEST_UNSET_EVERY_MISTAKE
+                  topic: crm
+                  stores:
+                    - {unit: accounts, shape: dump}
+              rest:
+                api:
+                  topic: api
+                  profile: no_such_profile
+                feed:
+                  topic: feed
+                  auth: {mode: api_key, key: %s-key, query_param: api_key}
+                  profile:
+                    base_url: "http://127.0.0.1:1"
+                    endpoints:
+                      - {unit: events, shape: tail, path: /events, rows: {decoder: json_array},
+                         query: {since: "{{ window.start }}"},
+                         window: {format: rfc3339_millis, lookback: one hour}}
+            """
+                .formatted(SECRET, SECRET));
+
+    CliRun run = CliRun.of("config-check", "--config", config.toString());
+
+    // Not only the first: one line for each mistake, in the order of the file, each with its line,
+    // column and configuration path.
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.errLines())
+        .satisfiesExactly(
+            line -> assertThat(line).startsWith(config + ":2:1: colour: unknown key;"),
+            line ->
+                assertThat(line)
+                    .isEqualTo(
+                        config + ":7:21: output.batch.max_rows: must be an integer, not a string"),
+            line ->
+                assertThat(line)
+                    .isEqualTo(
+                        config
+                            + ":13:22: sources.file.logs.interval_secs: must be at least 1, was -5"),
+            line ->
+                assertThat(line)
+                    .isEqualTo(
+                        config
+                            + ":16:48: sources.file.logs.units[0].tail.decoder: unknown value 'xml';"
+                            + " one of ndjson, lines"),
+            line ->
+                assertThat(line)
+                    .isEqualTo(
+                        config
+                            + ":16:69: sources.file.logs.units[0].tail.max_line_bytes: must be an"
+                            + " integer, not a string"),
+            line ->
+                assertThat(line)
+                    .isEqualTo(
+                        config
+                            + ":17:17: sources.file.logs.units[1].unit: duplicate unit name 'app' in"
+                            + " this connection (first at "
+                            + config
+                            + ":15:17)"),
+            line ->
+                assertThat(line)
+                    .isEqualTo(
+                        config
+                            + ":22:17: sources.db.crm.password: environment variable"
+                            + " DFE_TEST_UNSET_EVERY_MISTAKE is not set"),
+            line ->
+                assertThat(line)
+                    .isEqualTo(config + ":25:11: sources.db.crm.stores[0].query: is required"),
+            line ->
+                assertThat(line)
+                    .startsWith(
+                        config
+                            + ":29:16: sources.rest.api.profile: no shipped profile named"
+                            + " 'no_such_profile'; one of "),
+            line ->
+                assertThat(line)
+                    .startsWith(
+                        config
+                            + ":38:57: sources.rest.feed.profile.endpoints[0].window.lookback: must"
+                            + " be a duration"));
+    assertThat(run.out() + run.err()).doesNotContain("hunter2");
+    assertThat(logged.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .noneMatch(line -> line.contains("hunter2"));
+  }
+
+  @Test
   void aLiteralKafkaSecretIsNeverPrintedNorLoggedForAValidConfiguration() {
     Path config =
         workspace.config(
