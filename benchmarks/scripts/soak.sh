@@ -22,7 +22,7 @@
 #   - every snapshot on each dump topic is complete (`snapshots verify`), but for at most one open
 #     one per store, the dump the SIGTERM cut;
 #   - every unit ticked in the last third of the run, and its last success is under 30 s old;
-#   - growth: the last third's highest RSS is at most 10 % over the first third's highest, and
+#   - growth: of the samples after the first (taken at the start), the last third's highest RSS is at most 10 % over the first third's highest, and
 #     its threads, fds, database and broker connections at most GROWTH_SLACK (2) over the first
 #     third's highest.
 #
@@ -271,7 +271,7 @@ sample_table() {
   echo "| min | RSS MiB | heap used MiB | threads | fds | pg conns | mariadb conns | broker conns | ticks | failed ticks | load (1, 5, 15 min) |"
   echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
   paste "$work/samples.tsv" "$work/load.tsv" | awk -F'\t' 'NR > 1 {
-    printf "| %.1f | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", $2 / 60, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13 }'
+    printf "| %.1f | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", $2 / 60, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 }'
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -340,7 +340,8 @@ check_ticking() {
 
 # growth=none, or the columns that grew from the first third to the last.
 check_growth() {
-  growth=$(awk -F'\t' -v slack="$slack" 'NR > 1 { n++; for (c = 3; c <= 9; c++) v[n, c] = $c }
+  # Sample 0 is taken before the first ticks (no connection open yet): not part of a third.
+  growth=$(awk -F'\t' -v slack="$slack" 'NR > 2 { n++; for (c = 3; c <= 9; c++) v[n, c] = $c }
     END {
       split("rss heap threads fds pg_conns mariadb_conns broker_conns", name, " ")
       third = int(n / 3); out = ""
