@@ -22,12 +22,12 @@
 #   - every snapshot on each dump topic is complete (`snapshots verify`), but for at most one open
 #     one per store, the dump the SIGTERM cut;
 #   - every unit ticked in the last third of the run, and its last success is under 30 s old;
-#   - growth: of the samples after the first (taken at the start), the last third's highest RSS is at most 10 % over the first third's highest, and
-#     its threads, fds, database and broker connections at most GROWTH_SLACK (2) over the first
-#     third's highest.
+#   - growth: of the samples after the first (taken before the first ticks), the last third's
+#     highest RSS is at most 10 % over the first third's highest, and its threads, fds, database
+#     and broker connections at most GROWTH_SLACK (2) over the first third's highest.
 #
 # Prints the sample table and one line on stdout,
-#   soak: secs=1800 samples=31 units=7 ticks=12345 failed_ticks=0 lost=0 growth=none errors=0
+#   soak: secs=1800 samples=31 units=7 ticks=N failed_ticks=N written=N snapshots=N lost=0 growth=none errors=N
 # (errors: ERROR lines in the fetcher's log), exit 1 when a check fails (problems=... names
 # them). Results (samples.tsv, the table, logs, checks) stay in the work directory.
 #
