@@ -100,3 +100,40 @@ measure() {
 create_database() { "${psql[@]}" -d test -c "CREATE DATABASE $1"; }
 drop_database() { "${psql[@]}" -d test -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" >/dev/null; }
 pg_available() { "${psql[@]}" -d test -tAc "SELECT 1" >/dev/null 2>&1; }
+
+# Stops a process the script started: TERM, then KILL after 40 s.
+stop_pid() {
+  local pid=$1 i
+  kill "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < 80; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+# proc_sample PID: "THREADS RSS_MIB FDS" of a running process, from /proc.
+proc_sample() {
+  local threads rss fds
+  threads=$(awk '/^Threads:/ { print $2 }' "/proc/$1/status")
+  rss=$(awk '/^VmRSS:/ { printf "%d", $2 / 1024 }' "/proc/$1/status")
+  fds=$(find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+  echo "$threads $rss $fds"
+}
+
+# wait_metrics_port PID LOG: the port of the metrics endpoint a `run` with metrics address
+# 127.0.0.1:0 logged, printed once its /livez answers; fails when PID stops or after 60 s.
+wait_metrics_port() {
+  local i port=""
+  for ((i = 0; i < 600; i++)); do
+    port=$(grep -o 'event=metrics_listening address=127.0.0.1:[0-9]*' "$2" 2>/dev/null | sed 's/.*://' || true)
+    if [[ -n $port ]] && curl -sf "http://127.0.0.1:$port/livez" >/dev/null; then
+      echo "$port"
+      return 0
+    fi
+    kill -0 "$1" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}

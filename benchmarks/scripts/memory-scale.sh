@@ -80,18 +80,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Stops a process this script started: TERM, then KILL after 40 s.
-stop_pid() {
-  local pid=$1 i
-  kill "$pid" 2>/dev/null || return 0
-  for ((i = 0; i < 80; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.5
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
-
 wanted() { [[ " $2 " == *" $1 "* ]]; }
 
 # ---------------------------------------------------------------------------------------------
@@ -392,10 +380,8 @@ units_run() { # SHAPE UNITS
   while :; do
     at=$(now)
     elapsed=$(echo "$at - $started" | bc)
-    threads=$(awk '/^Threads:/ { print $2 }' "/proc/$fetcher_pid/status")
-    rss=$(awk '/^VmRSS:/ { printf "%d", $2 / 1024 }' "/proc/$fetcher_pid/status")
+    read -r threads rss fds < <(proc_sample "$fetcher_pid")
     hwm=$(awk '/^VmHWM:/ { printf "%d", $2 / 1024 }' "/proc/$fetcher_pid/status")
-    fds=$(find "/proc/$fetcher_pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
     conns=-
     [[ $shape == tails ]] &&
       conns=$("${psql[@]}" -d test -tAc "SELECT count(*) FROM pg_stat_activity WHERE datname = '$database'")
