@@ -369,8 +369,11 @@ public final class FileTransport implements Transport {
     /** Batches written and not yet covered by an fsync, oldest first. Guarded by {@link #lock}. */
     final List<Waiting> waiting = new ArrayList<>();
 
-    /** Whether an fsync for what waits is asked for and not yet begun. Guarded by {@link #lock}. */
-    boolean queued;
+    /**
+     * Whether a sync thread has this file: it fsyncs until nothing waits, so a file has one fsync
+     * at a time. Guarded by {@link #lock}.
+     */
+    boolean syncing;
 
     /**
      * When the live file got its first line, for {@code rotate_secs}; null while it is empty. A
@@ -398,9 +401,9 @@ public final class FileTransport implements Transport {
     CompletableFuture<SendResult> awaitSync(String store) {
       CompletableFuture<SendResult> acknowledged = new CompletableFuture<>();
       waiting.add(new Waiting(length, store, acknowledged));
-      if (!queued) {
-        queued = queueSync(this);
-        if (!queued) {
+      if (!syncing) {
+        syncing = queueSync(this);
+        if (!syncing) {
           settleWaiting();
         }
       }
@@ -408,49 +411,45 @@ public final class FileTransport implements Transport {
     }
 
     /**
-     * Fsyncs the file for what waits: outside the lock, so senders append meanwhile; whatever an
-     * fsync began after is acknowledged, and a failure fails all that waits.
+     * Fsyncs the file until nothing waits: outside the lock, so senders append meanwhile; whatever
+     * an fsync began after is acknowledged, and a failure fails all that waits.
      */
     void syncWaiting() {
-      FileOutputStream stream;
-      long covered;
-      long streamGeneration;
-      lock.lock();
-      try {
-        queued = false;
-        if (waiting.isEmpty() || out == null) {
-          return;
-        }
-        stream = out;
-        covered = length;
-        streamGeneration = generation;
-      } finally {
-        lock.unlock();
-      }
-      IOException failure = null;
-      try {
-        fileSync.sync(stream);
-      } catch (IOException e) {
-        failure = e;
-      }
-      lock.lock();
-      try {
-        if (streamGeneration != generation) {
-          return; // rotated, cut back or closed meanwhile: that settled what waited
-        }
-        if (failure != null) {
-          syncFailed(failure);
-          return;
-        }
-        synced(covered);
-        if (!waiting.isEmpty() && !queued) {
-          queued = queueSync(this);
-          if (!queued) {
-            settleWaiting();
+      while (true) {
+        FileOutputStream stream;
+        long covered;
+        long streamGeneration;
+        lock.lock();
+        try {
+          if (waiting.isEmpty() || out == null) {
+            syncing = false;
+            return;
           }
+          stream = out;
+          covered = length;
+          streamGeneration = generation;
+        } finally {
+          lock.unlock();
         }
-      } finally {
-        lock.unlock();
+        IOException failure = null;
+        try {
+          fileSync.sync(stream);
+        } catch (IOException e) {
+          failure = e;
+        }
+        lock.lock();
+        try {
+          if (streamGeneration != generation) {
+            continue; // rotated, cut back or closed meanwhile: that settled what waited then
+          }
+          if (failure != null) {
+            syncFailed(failure);
+          } else {
+            synced(covered);
+          }
+        } finally {
+          lock.unlock();
+        }
       }
     }
 
