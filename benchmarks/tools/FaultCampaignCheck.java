@@ -46,7 +46,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * </pre>
  *
  * Every line of EXPECTED must be, as text, the value at POINTER of at least one record on TOPIC
- * whose {@code _source_fetcher} is STORE.
+ * whose {@code _source_fetcher} is STORE; with the environment's CHECK_TAIL_ONCE=1 (an exactly-once
+ * runtime) of exactly one.
  *
  * <p>dump and tail read a topic as a consumer does by default (read_uncommitted); with the
  * environment's CHECK_ISOLATION_LEVEL=read_committed they see only committed transactions.
@@ -336,6 +337,14 @@ public class FaultCampaignCheck {
     }
     if (expected.isEmpty()) {
       problems.add("nothing was written to " + expectedFile + ": the check proves nothing");
+    }
+    if ("1".equals(System.getenv("CHECK_TAIL_ONCE"))) {
+      List<String> twice =
+          expected.stream().filter(key -> landed.getOrDefault(key, 0) > 1).limit(5).toList();
+      long again = expected.stream().filter(key -> landed.getOrDefault(key, 0) > 1).count();
+      if (again > 0) {
+        problems.add(again + " landed more than once (exactly once), first " + twice);
+      }
     }
     String figures =
         "topic=%s store=%s expected=%d records=%d again=%d missing=%d"

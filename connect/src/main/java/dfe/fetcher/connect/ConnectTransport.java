@@ -204,28 +204,39 @@ final class ConnectTransport implements Transport {
       if (!records.isEmpty()) {
         outstanding.put(pending, Boolean.TRUE);
       }
-      boolean settles = batch.endsPart() || newer.isPresent();
+      // The record the mark covers last carries it (and settles the tick); the records after it in
+      // the batch carry it too, as every later record does. Exactly once, the transaction ends at
+      // that record: a record past the mark committed with it would be read again after a task
+      // move. A mark that covers none of the records ends the transaction before them.
+      int covers = newer.isPresent() ? batch.markCovers() : records.size();
+      if (newer.isPresent() && covers == 0) {
+        sentOffsets.put(batch.store(), newer.get());
+        commitIfTransactional();
+      }
       for (int i = 0; i < records.size(); i++) {
-        boolean last = i == records.size() - 1;
+        boolean atMark = newer.isPresent() && i == covers - 1;
+        boolean settles = atMark || (i == records.size() - 1 && batch.endsPart());
         Map<String, Object> offset =
             partition == null
                 ? null
                 : offsetFor(
-                    batch.store(),
-                    last && newer.isPresent() ? newer.get() : sentOffsets.get(batch.store()),
-                    last && settles);
+                    batch.store(), atMark ? newer.get() : sentOffsets.get(batch.store()), settles);
         OutboundRecord outbound = records.get(i);
         ConnectHeaders headers = new ConnectHeaders();
         outbound.headers().forEach(header -> headers.addString(header.name(), header.value()));
         put(new Outbound(new Record(partition, offset, outbound, headers, pending)));
+        Long started = tickStarts.get(batch.store());
+        if (settles && started != null) {
+          settledTickStarts.put(batch.store(), started);
+        }
+        if (atMark) {
+          sentOffsets.put(batch.store(), newer.get());
+          commitIfTransactional();
+        }
       }
       newer.ifPresent(offset -> sentOffsets.put(batch.store(), offset));
-      Long started = tickStarts.get(batch.store());
-      if (settles && !records.isEmpty() && started != null) {
-        settledTickStarts.put(batch.store(), started);
-      }
-      if (transactions.isPresent() && (batch.endsPart() || newer.isPresent())) {
-        boundary(Boundary.COMMIT);
+      if (batch.endsPart()) {
+        commitIfTransactional();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -257,6 +268,13 @@ final class ConnectTransport implements Transport {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
+    }
+  }
+
+  /** Exactly once, a commit boundary after what was queued since the last one. */
+  private void commitIfTransactional() throws InterruptedException {
+    if (transactions.isPresent()) {
+      boundary(Boundary.COMMIT);
     }
   }
 
@@ -329,6 +347,12 @@ final class ConnectTransport implements Transport {
     if (transactions.isEmpty() && record instanceof Record ours) {
       ours.batch.acknowledged(ours, metadata != null);
     }
+  }
+
+  /** Exactly once, a transaction commits the offset of its last record: marks go with theirs. */
+  @Override
+  public boolean needsMarksWithTheirRecords() {
+    return transactions.isPresent();
   }
 
   @Override

@@ -189,6 +189,46 @@ class ConnectTransportTest {
   }
 
   @Test
+  void exactlyOnceATransactionEndsAtTheLastRecordItsMarkCoversNotAtTheBatchsEnd() throws Exception {
+    // A file tail marks every thousandth line: the records after the mark in the same batch must
+    // not be committed with it, or a task that takes the unit over reads them again.
+    RecordingTransactions transactions = new RecordingTransactions();
+    ConnectTransport transport = new ConnectTransport(Optional.of(transactions), CLOCK);
+    transport.startAt(STORE, Optional.of(ConnectTransport.offsetOf(OLD, CLOCK)));
+    transport.send(
+        new UnitBatch(
+            STORE, List.of(frame("l1"), frame("l2"), frame("l3")), Optional.of(NEW), false, 2));
+
+    List<SourceRecord> first = transport.poll(100, 1000);
+    List<SourceRecord> second = transport.poll(100, 1000);
+
+    assertThat(first).hasSize(2);
+    assertThat(markOf(first.get(0))).isEqualTo(OLD);
+    assertThat(markOf(first.get(1))).isEqualTo(NEW);
+    assertThat(transactions.asked).containsExactly("commit after l2");
+    assertThat(second).hasSize(1);
+    assertThat(markOf(second.get(0))).isEqualTo(NEW);
+  }
+
+  @Test
+  void exactlyOnceAMarkThatCoversNoneOfItsRecordsCommitsBeforeThem() throws Exception {
+    RecordingTransactions transactions = new RecordingTransactions();
+    ConnectTransport transport = new ConnectTransport(Optional.of(transactions), CLOCK);
+    transport.startAt(STORE, Optional.of(ConnectTransport.offsetOf(OLD, CLOCK)));
+    transport.send(new UnitBatch(STORE, List.of(frame("l1")), Optional.empty(), false));
+    transport.send(new UnitBatch(STORE, List.of(frame("l2")), Optional.of(NEW), false, 0));
+
+    List<SourceRecord> first = transport.poll(100, 1000);
+    List<SourceRecord> second = transport.poll(100, 1000);
+
+    assertThat(first).hasSize(1);
+    assertThat(markOf(first.get(0))).isEqualTo(OLD);
+    assertThat(transactions.asked).containsExactly("commit after l1");
+    assertThat(second).hasSize(1);
+    assertThat(markOf(second.get(0))).as("the records after a mark carry it").isEqualTo(NEW);
+  }
+
+  @Test
   void exactlyOnceABatchCountsAsLandedOnceTheWorkerTookIt() throws Exception {
     ConnectTransport transport =
         new ConnectTransport(Optional.of(new RecordingTransactions()), CLOCK);

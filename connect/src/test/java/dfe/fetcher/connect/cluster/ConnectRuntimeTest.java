@@ -63,6 +63,7 @@ class ConnectRuntimeTest {
   static void start() throws Exception {
     cluster = ConnectCluster.start("dfe-alo", false);
     api = new GatedApi();
+    api.failFlaky(); // its /flaky fails its second page at once
     sql(
         "CREATE TABLE " + STOCK + " (sku text PRIMARY KEY, quantity integer)",
         "INSERT INTO " + STOCK + " VALUES ('a', 1), ('b', 2), ('c', 3)",

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A real HTTP API on 127.0.0.1 whose dump endpoints page with {@code Link} headers: {@code /assets}
  * serves ids 1 and 2, then holds its second page (id 3) until {@link #open} (a dump caught half
- * way); {@code /flaky} fails its second page with a 500 the first time it is asked, then serves it.
+ * way); {@code /flaky} fails its second page with a 500 the first time it is asked, once {@link
+ * #failFlaky} was called (so that the first page's frames are on the topic by then), then serves
+ * it.
  */
 public final class GatedApi implements AutoCloseable {
 
@@ -23,6 +25,7 @@ public final class GatedApi implements AutoCloseable {
   private final CountDownLatch gate = new CountDownLatch(1);
   private final AtomicInteger heldRequests = new AtomicInteger();
   private final AtomicInteger flakyFailures = new AtomicInteger();
+  private final CountDownLatch flakyGate = new CountDownLatch(1);
 
   public GatedApi() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -45,6 +48,11 @@ public final class GatedApi implements AutoCloseable {
     gate.countDown();
   }
 
+  /** Lets {@code /flaky} answer its held second page with the 500. */
+  public void failFlaky() {
+    flakyGate.countDown();
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getPath();
     boolean secondPage = exchange.getRequestURI().getRawQuery() != null;
@@ -60,6 +68,10 @@ public final class GatedApi implements AutoCloseable {
         }
         respond(exchange, 200, "[{\"id\":3}]");
       } else if (flakyFailures.getAndIncrement() == 0) {
+        if (!flakyGate.await(120, TimeUnit.SECONDS)) {
+          respond(exchange, 503, "{}");
+          return;
+        }
         respond(exchange, 500, "{\"error\":\"try later\"}");
       } else {
         respond(exchange, 200, "[{\"id\":3}]");

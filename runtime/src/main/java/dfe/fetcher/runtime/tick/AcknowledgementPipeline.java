@@ -25,9 +25,13 @@ import java.util.function.BooleanSupplier;
  * store: the acknowledgement pipeline of a tick.
  *
  * <ul>
- *   <li>Batches: messages are handed to the transport at {@link BatchLimits#maxRows()} messages,
- *       {@link BatchLimits#maxBytes()} bytes, once the oldest waited {@link
- *       BatchLimits#lingerMillis()} (checked as messages arrive), and on {@link #flush}.
+ *   <li>Batches: a batch is full at {@link BatchLimits#maxRows()} messages, {@link
+ *       BatchLimits#maxBytes()} bytes, or once the oldest waited {@link BatchLimits#lingerMillis()}
+ *       (checked as messages arrive), and is then handed to the transport; {@link #flush} hands
+ *       over whatever is there. A transport that {@linkplain Transport#needsMarksWithTheirRecords()
+ *       needs marks with their records} (Connect, exactly once) gets a full batch at the next
+ *       message instead, and a mark or a part's end that comes before that goes with it: a mark
+ *       never travels alone behind the records it covers.
  *   <li>In-order completion: up to {@value #MAX_BATCHES_IN_FLIGHT} batches are in flight; their
  *       acknowledgements are taken in send order, whatever order the transport completes them in.
  *   <li>Marks: a mark given with {@link #markAfterAdded} is committed once every message added
@@ -88,13 +92,16 @@ final class AcknowledgementPipeline {
   private final Refusals refusals;
   private final Landed landed;
   private final RowFramesLanded rowFramesLanded;
+  private final boolean holdsFullBatches;
 
   private List<OutboundRecord> batch = new ArrayList<>();
   private long batchBytes;
   private int batchRowFrames;
   private long batchStartedAt;
   private Optional<Mark> batchMark = Optional.empty();
+  private int batchMarkCovers;
   private boolean batchEndsPart;
+  private boolean batchFull;
   private boolean addedSincePartEnded;
   private final Deque<InFlight> inFlight = new ArrayDeque<>();
   private long recordsLanded;
@@ -133,6 +140,7 @@ final class AcknowledgementPipeline {
     this.commits = commits;
     this.refusals = refusals;
     this.landed = landed;
+    this.holdsFullBatches = transport.needsMarksWithTheirRecords();
   }
 
   /** {@link #add} for a dump's row frame, counted as landed once it is acknowledged. */
@@ -141,27 +149,56 @@ final class AcknowledgementPipeline {
     add(record);
   }
 
-  /** Adds a message to the current batch, handing the batch over when a limit is reached. */
+  /**
+   * Adds a message to the current batch, handing the batch over when a limit is reached (or, when
+   * the transport needs marks with their records, at the next message).
+   */
   void add(OutboundRecord record) throws InterruptedException {
+    if (append(record)) {
+      if (holdsFullBatches) {
+        batchFull = true;
+      } else {
+        flush();
+      }
+    }
+  }
+
+  /**
+   * Adds a part's last message (a dump's {@code end}) with the mark that is safe once it lands, and
+   * hands them over together, whatever the batch limits: a runtime that keeps marks on records
+   * (Connect) finds the mark on that message.
+   */
+  void addPartEnd(OutboundRecord record, Optional<Mark> mark) throws InterruptedException {
+    append(record);
+    mark.ifPresent(this::markAfterAdded);
+    endsPart();
+    flush();
+  }
+
+  /** Appends to the current batch (after handing over a full one); true when it is full now. */
+  private boolean append(OutboundRecord record) throws InterruptedException {
+    if (batchFull) {
+      flush();
+    }
     if (batch.isEmpty()) {
       batchStartedAt = clock.millis();
     }
     batch.add(record);
     addedSincePartEnded = true;
     batchBytes += record.value().length;
-    if (batch.size() >= limits.maxRows()
+    return batch.size() >= limits.maxRows()
         || batchBytes >= limits.maxBytes()
-        || clock.millis() - batchStartedAt >= limits.lingerMillis()) {
-      flush();
-    }
+        || clock.millis() - batchStartedAt >= limits.lingerMillis();
   }
 
   /**
    * {@code mark} is safe to commit once every message added so far, and any added before the
-   * current batch is handed over, is acknowledged: it goes with the current batch.
+   * current batch is handed over, is acknowledged: it goes with the current batch, a full one
+   * included, which tells the transport how many of its records the mark covers.
    */
   void markAfterAdded(Mark mark) {
     batchMark = Optional.of(mark);
+    batchMarkCovers = batch.size();
   }
 
   /**
@@ -195,6 +232,7 @@ final class AcknowledgementPipeline {
 
   /** Hands the current batch (and its mark) to the transport; takes what has completed since. */
   void flush() throws InterruptedException {
+    batchFull = false;
     if (batch.isEmpty()) {
       if (batchMark.isPresent() || batchEndsPart) {
         // Nothing new to send: the mark is safe once what is in flight is acknowledged, which the
@@ -215,7 +253,13 @@ final class AcknowledgementPipeline {
         perTopic.merge(record.topic(), 1, Integer::sum);
       }
       CompletableFuture<SendResult> sent =
-          transport.send(new Transport.UnitBatch(store, batch, batchMark, batchEndsPart));
+          transport.send(
+              new Transport.UnitBatch(
+                  store,
+                  batch,
+                  batchMark,
+                  batchEndsPart,
+                  batchMark.isPresent() ? batchMarkCovers : batch.size()));
       inFlight.add(new InFlight(sent, batchMark, perTopic, batchRowFrames));
       addedSincePartEnded &= !batchEndsPart;
       batch = new ArrayList<>();
@@ -250,6 +294,7 @@ final class AcknowledgementPipeline {
     batchRowFrames = 0;
     batchMark = Optional.empty();
     batchEndsPart = false;
+    batchFull = false;
     addedSincePartEnded = false;
     inFlight.clear();
     transport.abandoned(store);

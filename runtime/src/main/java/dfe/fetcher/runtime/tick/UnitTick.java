@@ -197,8 +197,12 @@ final class UnitTick implements RowSink {
     }
   }
 
+  /**
+   * Lands a tail row (or its dead letter, or nothing when the filter drops it), then gives its mark
+   * to the pipeline: the mark covers the row, so it goes with the batch that holds what the row
+   * became, never with a batch handed over before it.
+   */
   private void tailRow(Row row) throws InterruptedException {
-    row.mark().ifPresent(pipeline::markAfterAdded);
     Optional<Row.NotKept> tooLong = row.content().oversize(context.oversize(), Optional.empty());
     if (tooLong.isPresent()) {
       sendDeadLetter(
@@ -207,12 +211,10 @@ final class UnitTick implements RowSink {
               OptionalLong.empty(),
               tooLong.get().dlqCopy(),
               "oversize"));
-      return;
+    } else if (filter.keep(row.record().bytes())) {
+      pipeline.add(enrichment.record(row.record(), row.fetchedAtMillis()));
     }
-    if (!filter.keep(row.record().bytes())) {
-      return;
-    }
-    pipeline.add(enrichment.record(row.record(), row.fetchedAtMillis()));
+    row.mark().ifPresent(pipeline::markAfterAdded);
   }
 
   private void sendDeadLetter(DeadLetter letter) throws InterruptedException {
@@ -284,9 +286,7 @@ final class UnitTick implements RowSink {
     EnvelopeStage.Enveloped end = envelope.end();
     // The mark and the part's end go with the batch that holds the end frame, whether or not the
     // frame fills it: a runtime that keeps marks on records (Connect) puts the mark on the end.
-    position.ifPresent(pipeline::markAfterAdded);
-    pipeline.endsPart();
-    pipeline.add(enrichment.frame(end.frame(), context.clock().millis()));
+    pipeline.addPartEnd(enrichment.frame(end.frame(), context.clock().millis()), position);
     pipeline.awaitAll();
     partsCompleted++;
     context.metrics().snapshotCompleted(unit.store());

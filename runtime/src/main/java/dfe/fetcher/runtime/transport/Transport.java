@@ -28,14 +28,45 @@ public interface Transport extends AutoCloseable {
    * Connect) uses the rest. The batch may be empty when it only carries a mark or a part's end.
    *
    * @param store the unit's store ({@code <connection>.<unit>})
+   * @param markCovers how many of the batch's first records the mark covers: all of them, unless
+   *     records came after the mark in the same batch (a source that puts a mark on every
+   *     thousandth row); a runtime that commits a mark with the last record of a transaction
+   *     (Connect, exactly once) ends the transaction at the covered record, so that no record past
+   *     the mark is committed with it
    */
   record UnitBatch(
-      String store, List<OutboundRecord> records, Optional<Mark> markAfter, boolean endsPart) {
+      String store,
+      List<OutboundRecord> records,
+      Optional<Mark> markAfter,
+      boolean endsPart,
+      int markCovers) {
     public UnitBatch {
       Objects.requireNonNull(store, "store");
       records = List.copyOf(records);
       Objects.requireNonNull(markAfter, "markAfter");
+      if (markCovers < 0 || markCovers > records.size()) {
+        throw new IllegalArgumentException(
+            "markCovers " + markCovers + " outside 0.." + records.size());
+      }
     }
+
+    /** A batch whose mark, if any, covers every record in it. */
+    public UnitBatch(
+        String store, List<OutboundRecord> records, Optional<Mark> markAfter, boolean endsPart) {
+      this(store, records, markAfter, endsPart, records.size());
+    }
+  }
+
+  /**
+   * Whether a mark must arrive with the records it covers: a runtime that keeps marks on records
+   * and commits a transaction with the offset of its last record (Connect, exactly once) cannot put
+   * a mark that comes alone, after its records were handed over, anywhere safe. The pipeline then
+   * holds a full batch until the next message, mark or flush, so that a mark given right after the
+   * records reached a limit goes with them. The standalone transports hand every full batch over at
+   * once.
+   */
+  default boolean needsMarksWithTheirRecords() {
+    return false;
   }
 
   /** Lands {@code batch}'s records as {@link #send(List)} does; an empty one is acknowledged. */

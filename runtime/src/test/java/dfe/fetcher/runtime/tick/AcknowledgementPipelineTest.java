@@ -2,12 +2,14 @@ package dfe.fetcher.runtime.tick;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dfe.fetcher.core.row.FileMark;
 import dfe.fetcher.core.row.Mark;
 import dfe.fetcher.runtime.transport.OutboundRecord;
 import dfe.fetcher.runtime.transport.SendResult;
+import dfe.fetcher.runtime.transport.Transport;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -90,6 +92,100 @@ class AcknowledgementPipelineTest {
     pipeline.flush();
     assertThat(committed).containsExactly(mark(1), mark(2));
     assertThat(pipeline.recordsLanded()).isEqualTo(4);
+  }
+
+  @Test
+  void forATransportThatNeedsMarksWithTheirRecordsAFullBatchWaitsForTheMarkThatFollowsIt()
+      throws Exception {
+    // A tail read ends with advance(mark): mark, part's end, wait. On Connect exactly once, the
+    // batch its last records filled must carry that mark; an empty batch with the mark behind it
+    // would leave those records committed with the older mark, and read again after a task move.
+    transport.needingMarksWithTheirRecords();
+    AcknowledgementPipeline pipeline = pipeline();
+    pipeline.add(record("a"));
+    pipeline.add(record("b")); // full: held until the next message, mark or flush
+    assertThat(transport.unitBatches).isEmpty();
+    pipeline.markAfterAdded(mark(1));
+    pipeline.endsPart();
+    transport.acknowledgingOnSend();
+    pipeline.awaitAll();
+    pipeline.add(record("c"));
+    pipeline.add(record("d"));
+    pipeline.add(record("e")); // hands c and d over, without a mark
+
+    assertThat(transport.unitBatches).hasSize(2);
+    Transport.UnitBatch first = transport.unitBatches.get(0);
+    assertThat(first.records()).hasSize(2);
+    assertThat(first.markAfter()).contains(mark(1));
+    assertThat(first.markCovers()).isEqualTo(2);
+    assertThat(first.endsPart()).isTrue();
+    assertThat(transport.unitBatches.get(1).records()).hasSize(2);
+    assertThat(transport.unitBatches.get(1).markAfter()).isEmpty();
+    assertThat(committed).containsExactly(mark(1));
+  }
+
+  @Test
+  void theStandaloneTransportsGetAFullBatchAtOnceAndAMarkAfterItAlone() throws Exception {
+    AcknowledgementPipeline pipeline = pipeline();
+    pipeline.add(record("a"));
+    pipeline.add(record("b"));
+    assertThat(transport.unitBatches).as("handed over as it filled").hasSize(1);
+    pipeline.markAfterAdded(mark(1));
+    pipeline.endsPart();
+    transport.acknowledgingOnSend();
+    transport.batch(0).acknowledge();
+    pipeline.awaitAll();
+
+    assertThat(transport.unitBatches).hasSize(2);
+    assertThat(transport.unitBatches.get(1).records()).isEmpty();
+    assertThat(transport.unitBatches.get(1).markAfter()).contains(mark(1));
+    assertThat(committed).containsExactly(mark(1));
+  }
+
+  @Test
+  void aPartsEndGoesWithItsMarkEvenWhenItFillsTheBatch() throws Exception {
+    AcknowledgementPipeline pipeline = pipeline();
+    transport.acknowledgingOnSend();
+    pipeline.add(record("r0"));
+    pipeline.addPartEnd(record("end"), Optional.of(mark(1))); // fills the batch of two
+    pipeline.awaitAll();
+
+    assertThat(transport.unitBatches).hasSize(1);
+    Transport.UnitBatch only = transport.unitBatches.get(0);
+    assertThat(only.records())
+        .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+        .containsExactly("r0", "end");
+    assertThat(only.markAfter()).contains(mark(1));
+    assertThat(only.markCovers()).isEqualTo(2);
+    assertThat(only.endsPart()).isTrue();
+    assertThat(committed).containsExactly(mark(1));
+  }
+
+  @Test
+  void aBatchTellsTheTransportHowManyOfItsRecordsItsMarkCovers() throws Exception {
+    AcknowledgementPipeline pipeline =
+        new AcknowledgementPipeline(
+            "inventory.hosts",
+            transport.acknowledgingOnSend(),
+            new BatchLimits(3, 1 << 20, 60_000),
+            FROZEN,
+            stopping::get,
+            Duration.ofMillis(20),
+            committed::add,
+            refused -> List.of(),
+            (topic, count) -> {});
+    pipeline.add(record("a"));
+    pipeline.markAfterAdded(mark(1)); // covers a only
+    pipeline.add(record("b"));
+    pipeline.add(record("c"));
+    pipeline.add(record("d"));
+    pipeline.markAfterAdded(mark(2)); // covers d
+    pipeline.awaitAll();
+
+    assertThat(transport.unitBatches)
+        .extracting(Transport.UnitBatch::markAfter, Transport.UnitBatch::markCovers)
+        .containsExactly(tuple(Optional.of(mark(1)), 1), tuple(Optional.of(mark(2)), 1));
+    assertThat(committed).containsExactly(mark(1), mark(2));
   }
 
   @Test

@@ -32,7 +32,12 @@ final class HandCompletedTransport implements Transport {
   }
 
   final List<Sent> sent = new ArrayList<>();
+
+  /** Every batch as the pipeline handed it over, empty ones (a mark or a part's end) included. */
+  final List<UnitBatch> unitBatches = new ArrayList<>();
+
   private boolean acknowledgeOnSend;
+  private boolean needsMarksWithTheirRecords;
 
   /** From now on every batch is acknowledged as it is sent. */
   HandCompletedTransport acknowledgingOnSend() {
@@ -48,6 +53,25 @@ final class HandCompletedTransport implements Transport {
       one.acknowledge();
     }
     return one.acknowledgement();
+  }
+
+  /** Asks, as an exactly-once Connect task does, that marks come with the records they cover. */
+  HandCompletedTransport needingMarksWithTheirRecords() {
+    needsMarksWithTheirRecords = true;
+    return this;
+  }
+
+  @Override
+  public boolean needsMarksWithTheirRecords() {
+    return needsMarksWithTheirRecords;
+  }
+
+  @Override
+  public CompletableFuture<SendResult> send(UnitBatch batch) {
+    synchronized (this) {
+      unitBatches.add(batch);
+    }
+    return Transport.super.send(batch);
   }
 
   synchronized Sent batch(int index) {
