@@ -69,17 +69,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Stops a process this script started: TERM, then KILL after 20 s.
-stop_pid() {
-  local pid=$1 i
-  kill "$pid" 2>/dev/null || return 0
-  for ((i = 0; i < 40; i++)); do
-    kill -0 "$pid" 2>/dev/null || return 0
-    sleep 0.5
-  done
-  kill -9 "$pid" 2>/dev/null || true
-}
-
 # The CPU seconds (user + system) a process has used so far. The fields after the command name,
 # which may hold spaces, start at state: utime and stime are the 12th and 13th of them.
 cpu_seconds() {

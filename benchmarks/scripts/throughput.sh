@@ -43,11 +43,12 @@
 #                   (limit-java) on the same JVM, taking turns, after one warm-up of each
 #   verify-small    snapshots verify of 100,000 snapshots of 10 rows each with -Xmx256m
 #   tail            benchmarks/scripts/tail-vs-rsyslog.sh, its Kafka side (a tail unit and
-#                   rsyslog imfile + omkafka, TAIL_LINES lines), after this script's broker is
-#                   stopped; needs rsyslogd with omkafka and kcat, skipped without them
+#                   rsyslog imfile + omkafka, TAIL_LINES lines after TAIL_WARMUP lines of
+#                   warm-up: a tail's steady state), after this script's broker is stopped;
+#                   needs rsyslogd with omkafka and kcat, skipped without them
 #
 # Environment: ROWS (1000000), BIG_ROWS (5000000), RUNS (3), BIG_RUNS (RUNS), CASES (all),
-# TAIL_LINES (1000000), HEAP (-Xmx256m, the fetcher's heap), BENCH_DIR (a new directory under
+# TAIL_LINES (1000000), TAIL_WARMUP (100000), HEAP (-Xmx256m, the fetcher's heap), BENCH_DIR (a new directory under
 # /tmp; kept with KEEP=1), DFE_KAFKA_PORT (19092) and DFE_KAFKA_CONTROLLER_PORT (19093) for the
 # broker.
 set -euo pipefail
@@ -63,6 +64,7 @@ runs="${RUNS:-3}"
 big_runs="${BIG_RUNS:-$runs}"
 heap="${HEAP:--Xmx256m}"
 tail_lines="${TAIL_LINES:-1000000}"
+tail_warmup="${TAIL_WARMUP:-100000}"
 cases="${CASES:-baseline baseline-tuned peer kafka kafka-filter file baseline-frames limit-cat file-big pg limit-psql verify-topic limit-consumer apply limit-copy rest limit-curl fixed-cost verify-small tail}"
 export DFE_KAFKA_PORT="${DFE_KAFKA_PORT:-19092}"
 export DFE_KAFKA_CONTROLLER_PORT="${DFE_KAFKA_CONTROLLER_PORT:-19093}"
@@ -96,19 +98,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# Stops a process this script started: TERM, then KILL after 20 s (a JVM out of memory may not
-# answer TERM).
-stop_pid() {
-  local pid=$1 i
-  kill "$pid" 2>/dev/null || return 0
-  for ((i = 0; i < 40; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.5
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
 
 wanted() { [[ " $cases " == *" $1 "* ]]; }
 
@@ -529,7 +518,8 @@ run_tail() {
     return 0
   fi
   "$local_kafka" --stop >/dev/null 2>&1 || true
-  CASES="fetcher rsyslog" SINKS=kafka LINES="$tail_lines" RUNS="$runs" HEAP="$heap" \
+  CASES="fetcher rsyslog" SINKS=kafka LINES="$tail_lines" WARMUP="$tail_warmup" RUNS="$runs" \
+    HEAP="$heap" \
     BENCH_DIR="$work/tail" "$root/benchmarks/scripts/tail-vs-rsyslog.sh" \
     >"$work/results/tail-vs-rsyslog.txt" 2>"$work/results/tail-vs-rsyslog.log" || {
     tail -n 20 "$work/results/tail-vs-rsyslog.log" >&2
