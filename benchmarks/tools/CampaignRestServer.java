@@ -48,7 +48,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {"id":i,"at":"..."}}, as a JSON array; with {@code limit}, L of them from O, the next page
  *       in a {@code Link} header. Events are only made until {@code POST /stop}.
  *   <li>{@code GET /bad/K?page=N}: a listing of two pages whose second is bad (K: {@code
- *       not-json}, {@code shape}, {@code 500}, {@code content-type}), for the bad-input family.
+ *       not-json}, {@code shape}, {@code 500}, {@code content-type}, {@code gzip-cut}, {@code
+ *       gzip-trailer}, {@code huge}), for the bad-input family.
  *   <li>{@code POST /stop}: no event is made after now; the ids of every event made are written to
  *       DIR/events.expected (one a line), then the answer is sent.
  *   <li>{@code POST /fault?kind=K&target=T[&ms=M]}: from now on requests of T ({@code assets},
@@ -246,7 +247,14 @@ public class CampaignRestServer {
       case "/events" -> events(socket, request);
       case "/stop" -> send(socket, 200, "application/json", Map.of(), stop());
       case "/fault" -> fault(socket, request);
-      case "/bad/not-json", "/bad/shape", "/bad/500", "/bad/content-type" -> bad(socket, request);
+      case "/bad/not-json",
+          "/bad/shape",
+          "/bad/500",
+          "/bad/content-type",
+          "/bad/gzip-cut",
+          "/bad/gzip-trailer",
+          "/bad/huge" ->
+          bad(socket, request);
       default ->
           send(socket, 404, "application/json", Map.of(), json("{\"error\":\"no such path\"}"));
     }
@@ -284,8 +292,11 @@ public class CampaignRestServer {
    * A two-page listing whose second page is bad in the way the path says, for good: page 0 is two
    * items and a {@code Link} to page 1 (echoing the {@code api_key}, so that an error naming page
    * 1 has a key to mask); page 1 is not JSON ({@code not-json}, status 200), a JSON object where
-   * an array belongs ({@code shape}), status 500 ({@code 500}), or a good page sent as {@code
-   * text/html} ({@code content-type}).
+   * an array belongs ({@code shape}), status 500 ({@code 500}), a good page sent as {@code
+   * text/html} ({@code content-type}), a gzip body ({@code Content-Encoding: gzip}) cut in the
+   * middle of its deflate stream ({@code gzip-cut}) or whose trailer gives a wrong length ({@code
+   * gzip-trailer}), or a 1 GiB page whose one element holds a 1 GiB string ({@code huge}), written
+   * as it is read and given up when the client goes away.
    */
   private void bad(Socket socket, Request request) throws Exception {
     String kind = request.path().substring("/bad/".length());
@@ -307,9 +318,75 @@ public class CampaignRestServer {
           send(socket, 200, "application/json", Map.of(), json("{\"items\":[" + asset(2) + "]}"));
       case "500" ->
           send(socket, 500, "application/json", Map.of(), json("{\"error\":\"internal\"}"));
+      case "gzip-cut" -> {
+        byte[] zipped = gzip(manyAssets());
+        send(
+            socket,
+            200,
+            "application/json",
+            Map.of("Content-Encoding", "gzip"),
+            java.util.Arrays.copyOf(zipped, zipped.length / 2));
+      }
+      case "gzip-trailer" -> {
+        byte[] zipped = gzip(manyAssets());
+        zipped[zipped.length - 1] ^= 0x01; // ISIZE: the uncompressed length mod 2^32
+        send(socket, 200, "application/json", Map.of("Content-Encoding", "gzip"), zipped);
+      }
+      case "huge" -> huge(socket);
       default ->
           send(socket, 200, "text/html; charset=utf-8", Map.of(), json("[" + asset(2) + "]"));
     }
+  }
+
+  /** 2,000 assets as a JSON array: enough that half of its gzip cuts its deflate stream. */
+  private String manyAssets() {
+    StringBuilder rows = new StringBuilder("[");
+    for (int i = 2; i < 2002; i++) {
+      rows.append(i == 2 ? "" : ",").append(asset(i));
+    }
+    return rows.append("]").toString();
+  }
+
+  private static byte[] gzip(String text) throws IOException {
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(zipped)) {
+      out.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+    return zipped.toByteArray();
+  }
+
+  /**
+   * A 1 GiB page, {@code [{"id":2,"blob":"xxx..."}]}, made as it is sent; the bytes sent before
+   * the client went away are added to DIR/huge.sent, one line a request.
+   */
+  private void huge(Socket socket) throws IOException {
+    byte[] open = json("[{\"id\":2,\"blob\":\"");
+    byte[] close = json("\"}]");
+    long blob = (1L << 30) - open.length - close.length;
+    byte[] chunk = new byte[1 << 16];
+    java.util.Arrays.fill(chunk, (byte) 'x');
+    OutputStream out = socket.getOutputStream();
+    long sent = 0;
+    try {
+      out.write(head(200, "application/json", Map.of(), "Content-Length: " + (1L << 30)));
+      out.write(open);
+      sent += open.length;
+      for (long left = blob; left > 0; left -= chunk.length) {
+        int length = (int) Math.min(chunk.length, left);
+        out.write(chunk, 0, length);
+        sent += length;
+      }
+      out.write(close);
+      sent += close.length;
+      out.flush();
+    } catch (IOException e) {
+      // The client gave the page up: what was sent is the figure.
+    }
+    Files.writeString(
+        directory.resolve("huge.sent"),
+        sent + "\n",
+        StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND);
   }
 
   private void events(Socket socket, Request request) throws Exception {

@@ -26,6 +26,10 @@
 #   badrest.shape        /bad/shape: page 1 a JSON object where the array belongs
 #   badrest.status500    /bad/500: page 1 answered 500 (retried, then the tick fails)
 #   badrest.ctype        /bad/content-type: page 1 a good JSON array sent as text/html
+#   badrest.gzipcut      /bad/gzip-cut: page 1 a gzip body (Content-Encoding: gzip) cut in the
+#                        middle of its deflate stream
+#   badrest.gziptrailer  /bad/gzip-trailer: page 1 a gzip body whose trailer lies about its length
+#   badrest.huge         /bad/huge: page 1 a 1 GiB page, one element holding a 1 GiB string
 #
 # The REST units authenticate with an api key in the query (env:BAD_INPUT_API_KEY) that the
 # server echoes in the Link to page 1, so each error about page 1 has a key to mask.
@@ -44,6 +48,9 @@
 #     long, the non-JSON and the non-UTF-8 lines; the two good lines landed, the cut line did not;
 #   - vanish.big: the tick fails naming the file ("changed while it was read (removed)"), its
 #     snapshot has no end, and the small file dropped after it lands complete;
+#   - badrest.huge fails naming max_page_bytes, the server sent at most 64 MiB of the 1 GiB
+#     page in any request (the service gave the page up rather than read it), and the service's
+#     peak RSS stayed under 1 GiB;
 #   - badrest.ctype lands its two pages whole: the decoder is the configured one, whatever the
 #     Content-Type says;
 #   - the good units landed after every bad unit had failed (a new data file complete, new
@@ -63,7 +70,7 @@ bi_ticks="${BAD_INPUT_TICKS:-3}"
 bi_big_rows="${BAD_INPUT_BIG_ROWS:-300000}"
 bi_items="${BAD_INPUT_ITEMS:-200}"
 bi_file_units="utf8 notjson truncated csv unreadable"
-bi_rest_units="notjson shape status500"
+bi_rest_units="notjson shape status500 gzipcut gziptrailer huge"
 
 # ---------------------------------------------------------------------------------------------
 # The input.
@@ -170,6 +177,12 @@ YAML
              rows: {decoder: json_array}, paginate: {type: link_header}}
           - {unit: ctype, shape: dump, path: /bad/content-type, max_pages: 5,
              rows: {decoder: json_array}, paginate: {type: link_header}}
+          - {unit: gzipcut, shape: dump, path: /bad/gzip-cut, max_pages: 5,
+             rows: {decoder: json_array}, paginate: {type: link_header}}
+          - {unit: gziptrailer, shape: dump, path: /bad/gzip-trailer, max_pages: 5,
+             rows: {decoder: json_array}, paginate: {type: link_header}}
+          - {unit: huge, shape: dump, path: /bad/huge, max_pages: 5,
+             rows: {decoder: json_array}, paginate: {type: link_header}}
 YAML
     fi
   } >"$1/config.yaml"
@@ -226,6 +239,23 @@ bi_expect() {
   for word in "$@"; do
     grep -qF -- "$word" <<<"$error" || failure bad-input "$unit's error does not name '$word': $error"
   done
+}
+
+# bi_check_huge DIR: the 1 GiB page was given up, not read: no request of it took more than
+# 64 MiB from the server, and the service's peak RSS stayed under 1 GiB.
+bi_check_huge() {
+  local dir=$1 most hwm
+  most=$(sort -n "$dir/rest/huge.sent" 2>/dev/null | tail -n 1)
+  if [[ -z $most ]]; then
+    failure bad-input "badrest.huge: the server never sent its 1 GiB page ($dir/rest/huge.sent)"
+  elif ((most > 64 * 1024 * 1024)); then
+    failure bad-input "badrest.huge: the service read $most bytes of the 1 GiB page"
+  fi
+  hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$bi_pid/status" 2>/dev/null)
+  printf 'bad-input badrest.huge: requests=%s most_sent_bytes=%s service_peak_rss_kib=%s\n' \
+    "$(wc -l <"$dir/rest/huge.sent" 2>/dev/null || echo 0)" "${most:-0}" "${hwm:-?}" >>"$dir/faults.log"
+  [[ -z $hwm ]] || ((hwm < 1024 * 1024)) ||
+    failure bad-input "badrest.huge: the service's peak RSS was $hwm KiB, not under 1 GiB"
 }
 
 # bi_expect_once UNIT WORDS...: the unit failed once at least, its first error holding WORDS.
@@ -363,7 +393,11 @@ bad_input_faults() {
   bi_expect badrest.notjson "/bad/not-json" "api_key=***"
   bi_expect badrest.shape "/bad/shape" "api_key=***"
   bi_expect badrest.status500 "/bad/500" "500" "api_key=***"
-  faults_done=$((faults_done + 9))
+  bi_expect badrest.gzipcut "/bad/gzip-cut" "api_key=***"
+  bi_expect badrest.gziptrailer "/bad/gzip-trailer" "api_key=***"
+  bi_expect badrest.huge "/bad/huge" "longer than max_page_bytes" "api_key=***"
+  bi_check_huge "$dir"
+  faults_done=$((faults_done + 12))
   grep -qF 'event=tick_failed unit=badrest.ctype ' "$bi_log" &&
     failure bad-input "badrest.ctype failed: $(bi_error badrest.ctype)"
   grep -qF 'event=tick_failed unit=badfiles.skipped ' "$bi_log" &&

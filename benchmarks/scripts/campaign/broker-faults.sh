@@ -25,6 +25,11 @@
 #
 # The service's producer runs with delivery.timeout.ms 20000, request.timeout.ms 5000 and
 # max.block.ms 10000, so that a fault of FAULT_SECS outlasts them.
+#
+# Its Kafka output holds the campaign's output secret (a sasl.jaas.config password, unused on the
+# plaintext listener): after the checks, no file of the family but its configuration, and no
+# config-check output, may hold it (check_secrets), whatever the broker's faults made the
+# service print.
 
 broker_faults_port="${BROKER_FAULTS_PORT:-39092}"
 broker_faults_controller_port="${BROKER_FAULTS_CONTROLLER_PORT:-39093}"
@@ -95,7 +100,13 @@ output:
   kafka:
     bootstrap_servers: "127.0.0.1:$broker_faults_port"
     create_topics: true
-    properties: {delivery.timeout.ms: "20000", request.timeout.ms: "5000", max.block.ms: "10000"}
+    properties:
+      delivery.timeout.ms: "20000"
+      request.timeout.ms: "5000"
+      max.block.ms: "10000"
+      # Unused on the plaintext listener, but a secret the service holds: never to be printed,
+      # however the broker fails.
+      sasl.jaas.config: 'org.apache.kafka.common.security.plain.PlainLoginModule required username="campaign" password="$output_secret";'
   batch: {max_rows: 200}
 YAML
     live_sources_yaml
@@ -224,6 +235,7 @@ broker_faults_check() {
     "$1/runs" "$1"/data/*.ndjson
   awk -v from=0 -v to="$(<"$1/written")" -v pad="$tail_pad" "$tail_line_awk" >"$1/lines.expected"
   checker broker-faults tail files "$seen/logs_land.ndjson" logs.app /message "$1/lines.expected"
+  check_secrets broker-faults "$1" "$output_secret"
   cat "$1/faults.log" >&2
 }
 

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -118,6 +121,59 @@ class DecodersTest {
 
     assertThat(sink.records()).containsExactly("{\"id\":1}", "{\"id\":2}");
     assertThat(server.requests().get(0).header("Accept-Encoding")).isEqualTo("gzip");
+  }
+
+  /** 2,000 NDJSON lines, gzipped: enough that a cut lands in the middle of the deflate stream. */
+  private static byte[] gzippedLines() throws Exception {
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
+      for (int i = 0; i < 2000; i++) {
+        gzip.write(
+            ("{\"id\":" + i + ",\"pad\":\"" + Integer.toHexString(i * 7919) + "\"}\n")
+                .getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return zipped.toByteArray();
+  }
+
+  /** The dump of a gzip body that lies: it lands no end, and says which page and why. */
+  private void assertLyingGzipEndsNoDump(byte[] body, String why) throws Exception {
+    server.on(
+        "/v1/assets",
+        ApiServer.send(200, "application/x-ndjson", body, "Content-Encoding", "gzip"));
+    RecordingSink sink = new RecordingSink();
+    String failure;
+    try {
+      RestFixture.read(
+          dump("{decoder: ndjson}"), "assets", Optional.empty(), Clock.systemUTC(), sink);
+      failure = sink.abortReason().orElseThrow();
+    } catch (Exception e) {
+      failure = e.getMessage();
+    }
+    assertThat(sink.shape()).doesNotContain("end");
+    assertThat(failure).contains("lab.assets").contains("/v1/assets");
+    assertThat(failure).endsWith("/v1/assets: " + why);
+  }
+
+  @Test
+  void aGzipBodyCutShortLandsNoEndAndNamesThePage() throws Exception {
+    byte[] whole = gzippedLines();
+    assertLyingGzipEndsNoDump(
+        Arrays.copyOf(whole, whole.length / 2), "the gzip body ends early (cut short)");
+  }
+
+  @Test
+  void aGzipBodyWhoseTrailerLiesAboutItsLengthLandsNoEnd() throws Exception {
+    byte[] body = gzippedLines();
+    body[body.length - 1] ^= 0x01; // ISIZE, the uncompressed length mod 2^32, no longer matches
+    assertLyingGzipEndsNoDump(body, "the gzip body is corrupt (Corrupt GZIP trailer)");
+  }
+
+  @Test
+  void aGzipBodyWhoseChecksumLiesLandsNoEnd() throws Exception {
+    byte[] body = gzippedLines();
+    body[body.length - 8] ^= 0x01; // the CRC-32 of the uncompressed bytes
+    assertLyingGzipEndsNoDump(body, "the gzip body is corrupt (Corrupt GZIP trailer)");
   }
 
   @Test

@@ -102,4 +102,28 @@ class GzipDumpTest {
         .isInstanceOf(SourceException.class)
         .hasMessageStartingWith(file + ": the gzip data ends early (truncated file)");
   }
+
+  @Test
+  void aGzipWhoseTrailerLiesIsRefusedNamingTheFile() {
+    byte[] body = DataFiles.gzip("{\"n\":1}\n{\"n\":2}\n".getBytes(StandardCharsets.UTF_8));
+    body[body.length - 1] ^= 0x01; // ISIZE, the uncompressed length, no longer matches
+    Path file = data.write("data/a.ndjson.gz", body, DataFiles.T0);
+
+    assertThatThrownBy(() -> data.readAll("data/*.gz"))
+        .isInstanceOf(SourceException.class)
+        .hasMessageStartingWith(file + ":")
+        .hasMessageContaining(": corrupt gzip data: Corrupt GZIP trailer");
+  }
+
+  @Test
+  void aGzipWhoseChecksumLiesIsRefused() {
+    byte[] body = DataFiles.gzip("{\"n\":1}\n{\"n\":2}\n".getBytes(StandardCharsets.UTF_8));
+    body[body.length - 8] ^= 0x01; // the CRC-32 of the uncompressed bytes
+    Path file = data.write("data/a.ndjson.gz", body, DataFiles.T0);
+
+    assertThatThrownBy(() -> data.readAll("data/*.gz"))
+        .isInstanceOf(SourceException.class)
+        .hasMessageStartingWith(file + ":")
+        .hasMessageContaining(": corrupt gzip data: Corrupt GZIP trailer");
+  }
 }

@@ -31,7 +31,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.zip.GZIPInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -439,7 +438,7 @@ public final class Requester {
         response.headers().firstValue("Content-Encoding").orElse("").toLowerCase(Locale.ROOT);
     try {
       if (encoding.equals("gzip") || encoding.equals("x-gzip")) {
-        body = new GZIPInputStream(guard, 64 * 1024);
+        body = new GunzippedBody(guard);
       }
     } catch (IOException e) {
       closeQuietly(guard);
@@ -541,7 +540,15 @@ public final class Requester {
     return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
   }
 
+  /** Whether {@code e} is a gzip body that lied (cut short, or a trailer that does not match). */
+  public static boolean isBadGzip(IOException e) {
+    return e instanceof GunzippedBody.BadGzip;
+  }
+
   public static String failure(IOException e) {
+    if (e instanceof GunzippedBody.BadGzip) {
+      return e.getMessage();
+    }
     if (e instanceof HttpTimeoutException) {
       return "timed out";
     }

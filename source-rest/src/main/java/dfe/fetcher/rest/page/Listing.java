@@ -352,7 +352,9 @@ public final class Listing {
               + described
               + (response.guard().stalled()
                   ? ": the body stalled for timeout_secs " + endpoint.timeoutSecs()
-                  : ": the body broke off: " + Requester.failure(e)),
+                  : Requester.isBadGzip(e)
+                      ? ": " + Requester.failure(e)
+                      : ": the body broke off: " + Requester.failure(e)),
           e);
     } catch (SourceException e) {
       throw new SourceException(source + ": " + e.getMessage(), e);
