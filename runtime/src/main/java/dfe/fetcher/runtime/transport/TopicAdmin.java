@@ -13,7 +13,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,10 +32,12 @@ final class TopicAdmin implements AutoCloseable {
   private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(3);
   private static final Duration READINESS_CACHE = Duration.ofSeconds(2);
   private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+  private static final long DEFAULT_MAX_BLOCK_MILLIS = 60_000;
 
   private final String bootstrapServers;
   private final Map<String, Object> settings;
   private final TopicCreation topicCreation;
+  private final long topicCheckMillis;
   private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
   private final AtomicReference<Admin> admin = new AtomicReference<>();
   private volatile boolean closed;
@@ -55,6 +59,25 @@ final class TopicAdmin implements AutoCloseable {
     adminProps.put(
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READINESS_TIMEOUT.toMillis());
     this.settings = Collections.unmodifiableMap(adminProps);
+    this.topicCheckMillis = topicCheckMillis(properties);
+  }
+
+  /**
+   * How long the check that a topic exists may wait for the cluster: as long as the producer would
+   * wait for the topic's metadata, its {@code max.block.ms} (Kafka's default, 60 s, unless the
+   * operator set it). A cluster that is starting, or slow under load, is waited for as a send would
+   * wait for it, not failed after a fixed few seconds.
+   */
+  static long topicCheckMillis(Map<String, String> properties) {
+    String configured = properties.get(ProducerConfig.MAX_BLOCK_MS_CONFIG);
+    if (configured != null) {
+      try {
+        return Math.max(1, Long.parseLong(configured.trim()));
+      } catch (NumberFormatException e) {
+        // The producer refuses the value when it is built, naming it; wait as it would by default.
+      }
+    }
+    return DEFAULT_MAX_BLOCK_MILLIS;
   }
 
   /** True while the cluster answered with at least one broker within the readiness timeout. */
@@ -151,9 +174,13 @@ final class TopicAdmin implements AutoCloseable {
             .createTopics(
                 List.of(
                     new NewTopic(
-                        topic, topicCreation.partitions(), topicCreation.replicationFactor())))
+                        topic, topicCreation.partitions(), topicCreation.replicationFactor())),
+                new CreateTopicsOptions()
+                    .timeoutMs((int) Math.min(Integer.MAX_VALUE, topicCheckMillis)))
             .all()
-            .get(READINESS_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
+            // The admin's own timeout ends the call; this one only guards against a call that
+            // never returns.
+            .get(topicCheckMillis + READINESS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         LOG.info(
             "event=topic_created topic={} partitions={} replication_factor={}",
             topic,
@@ -188,8 +215,8 @@ final class TopicAdmin implements AutoCloseable {
         "the Kafka cluster at "
             + bootstrapServers
             + " did not answer within "
-            + READINESS_TIMEOUT.toMillis() * 2
-            + " ms (asked whether topic "
+            + topicCheckMillis
+            + " ms, max.block.ms (asked whether topic "
             + topic
             + " exists, output.kafka.create_topics); nothing was sent",
         cause);

@@ -212,9 +212,13 @@ class KafkaTransportTest {
   @Test
   void aTopicCheckTheClusterDoesNotAnswerSaysTheClusterDidNotAnswer() {
     // Nothing listens on this port (the range is this test's own): no broker ever answers.
+    // The check waits as long as a send would: max.block.ms.
     try (KafkaTransport unreachable =
         new KafkaTransport(
-            "127.0.0.1:37201", Map.of(), 1000, new TopicCreation(true, 1, (short) 1))) {
+            "127.0.0.1:37201",
+            Map.of("max.block.ms", "2000"),
+            1000,
+            new TopicCreation(true, 1, (short) 1))) {
       CompletableFuture<SendResult> sent =
           unreachable.send(
               List.of(
@@ -232,9 +236,19 @@ class KafkaTransportTest {
                   assertThat(failure.getCause())
                       .isInstanceOf(TransportException.class)
                       .hasMessageStartingWith(
-                          "the Kafka cluster at 127.0.0.1:37201 did not answer within")
+                          "the Kafka cluster at 127.0.0.1:37201 did not answer within 2000 ms,"
+                              + " max.block.ms")
                       .hasMessageContaining("topic unanswered_land")
                       .hasMessageNotContaining("creating topic"));
     }
+  }
+
+  @Test
+  void theTopicCheckWaitsAsLongAsTheProducerWouldBlock() {
+    assertThat(TopicAdmin.topicCheckMillis(Map.of())).as("Kafka's default").isEqualTo(60_000);
+    assertThat(TopicAdmin.topicCheckMillis(Map.of("max.block.ms", "10000"))).isEqualTo(10_000);
+    assertThat(TopicAdmin.topicCheckMillis(Map.of("max.block.ms", "soon")))
+        .as("the producer refuses it by name; the check waits the default")
+        .isEqualTo(60_000);
   }
 }
