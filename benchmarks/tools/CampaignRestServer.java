@@ -15,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * The REST API the fault campaign (benchmarks/scripts/fault-campaign.sh) pages while it kills the
@@ -325,7 +327,7 @@ public class CampaignRestServer {
             200,
             "application/json",
             Map.of("Content-Encoding", "gzip"),
-            java.util.Arrays.copyOf(zipped, zipped.length / 2));
+            Arrays.copyOf(zipped, zipped.length / 2));
       }
       case "gzip-trailer" -> {
         byte[] zipped = gzip(manyAssets());
@@ -349,7 +351,7 @@ public class CampaignRestServer {
 
   private static byte[] gzip(String text) throws IOException {
     ByteArrayOutputStream zipped = new ByteArrayOutputStream();
-    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(zipped)) {
+    try (GZIPOutputStream out = new GZIPOutputStream(zipped)) {
       out.write(text.getBytes(StandardCharsets.UTF_8));
     }
     return zipped.toByteArray();
@@ -364,7 +366,7 @@ public class CampaignRestServer {
     byte[] close = json("\"}]");
     long blob = (1L << 30) - open.length - close.length;
     byte[] chunk = new byte[1 << 16];
-    java.util.Arrays.fill(chunk, (byte) 'x');
+    Arrays.fill(chunk, (byte) 'x');
     OutputStream out = socket.getOutputStream();
     long sent = 0;
     try {

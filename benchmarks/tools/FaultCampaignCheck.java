@@ -340,10 +340,12 @@ public class FaultCampaignCheck {
     }
     if ("1".equals(System.getenv("CHECK_TAIL_ONCE"))) {
       List<String> twice =
-          expected.stream().filter(key -> landed.getOrDefault(key, 0) > 1).limit(5).toList();
-      long again = expected.stream().filter(key -> landed.getOrDefault(key, 0) > 1).count();
-      if (again > 0) {
-        problems.add(again + " landed more than once (exactly once), first " + twice);
+          expected.stream().filter(key -> landed.getOrDefault(key, 0) > 1).toList();
+      if (!twice.isEmpty()) {
+        problems.add(
+            twice.size()
+                + " landed more than once (exactly once), first "
+                + twice.subList(0, Math.min(5, twice.size())));
       }
     }
     String figures =

@@ -419,9 +419,7 @@ connect_faults_check() {
     [[ $self_test != 1 ]] || echo "line -1 never written" >>"$dir/lines.expected"
     # Exactly once, a read_committed consumer sees every line once: each transaction ends at the
     # record its mark covers last (ConnectTransport).
-    once=0
-    [[ $mode != eos ]] || once=1
-    CHECK_TAIL_ONCE=$once CHECK_ISOLATION_LEVEL=read_committed checker connect-faults tail \
+    CHECK_TAIL_ONCE=$([[ $mode == eos ]] && echo 1 || echo 0) CHECK_ISOLATION_LEVEL=read_committed checker connect-faults tail \
       "$bootstrap" "$mode-logs_land" logs.app /message "$dir/lines.expected"
     connect_verify "$dir" verify-secret "$mode-secret-probe_land"
     (($(connect_statuses "$dir/verify-secret.json" complete) > 0)) ||

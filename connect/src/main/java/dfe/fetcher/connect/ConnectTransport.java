@@ -234,7 +234,6 @@ final class ConnectTransport implements Transport {
           commitIfTransactional();
         }
       }
-      newer.ifPresent(offset -> sentOffsets.put(batch.store(), offset));
       if (batch.endsPart()) {
         commitIfTransactional();
       }

@@ -47,9 +47,6 @@ final class GunzippedBody extends FilterInputStream {
   }
 
   private static IOException said(IOException e) {
-    if (e instanceof BadGzip) {
-      return e;
-    }
     if (e instanceof EOFException) {
       return new BadGzip("the gzip body ends early (cut short)", e);
     }
