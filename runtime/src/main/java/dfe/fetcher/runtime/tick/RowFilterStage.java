@@ -14,7 +14,22 @@ import java.util.function.Predicate;
 @FunctionalInterface
 public interface RowFilterStage {
 
-  RowFilterStage KEEP_ALL = of(json -> true);
+  /**
+   * No filter: every row lands. It judges a dump's row frame from its parts like any other stage,
+   * so no frame is encoded only to be passed.
+   */
+  RowFilterStage KEEP_ALL =
+      new RowFilterStage() {
+        @Override
+        public FilterVerdict judge(byte[] json) {
+          return FilterVerdict.PASS;
+        }
+
+        @Override
+        public FilterVerdict judgeRow(Frame.Row frame) {
+          return FilterVerdict.PASS;
+        }
+      };
 
   /**
    * The verdict on a row whose JSON payload (a record, or an encoded row frame) is {@code json}.
