@@ -10,11 +10,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * The enriched row frames of one unit, written straight into the message's array: the frame's head
  * comes from the snapshot's {@link RowFrameEncoder} and the unit's constant enrichment members
- * ({@code _source}, {@code _source_fetcher}) are escaped once, here, so a row costs one copy of its
- * record and two numbers. The bytes are exactly those of {@link Enrichment#enrichFrame} over {@code
- * FrameCodec.encode} of the same frame with the same {@link EnrichmentFields}.
+ * ({@code _source}, {@code _source_fetcher}) are escaped once, here, and the two times once a
+ * millisecond, so a row costs one copy of its record and its seq. The bytes are exactly those of
+ * {@link Enrichment#enrichFrame} over {@code FrameCodec.encode} of the same frame with the same
+ * {@link EnrichmentFields}.
  *
- * <p>Immutable and thread-safe.
+ * <p>Not thread-safe: it keeps the last times it wrote; one unit's tick uses it.
  */
 public final class EnrichedRowFrames {
 
@@ -23,6 +24,11 @@ public final class EnrichedRowFrames {
 
   /** {@code ,"_source":"...","_source_fetcher":"..."}} with the strings escaped. */
   private final byte[] constantTail;
+
+  // The last tail written (see #tail) and the times it holds.
+  private byte[] lastTail;
+  private long lastFetcherMillis;
+  private long lastReceivedMillis;
 
   /**
    * @param source the topic without the deployment's suffix, as {@link EnrichmentFields#source}
@@ -50,21 +56,39 @@ public final class EnrichedRowFrames {
       long timestampReceivedMillis) {
     long seq = row.head().seq();
     byte[] record = row.record().bytes();
-    int length =
-        encoder.openLength(seq, record.length)
-            + TIMESTAMP_FETCHER.length
-            + AsciiLong.length(timestampFetcherMillis)
-            + TIMESTAMP_RECEIVED.length
-            + AsciiLong.length(timestampReceivedMillis)
-            + constantTail.length;
-    byte[] out = new byte[length];
+    byte[] tail = tail(timestampFetcherMillis, timestampReceivedMillis);
+    byte[] out = new byte[encoder.openLength(seq, record.length) + tail.length];
     int at = encoder.writeOpen(seq, record, out, 0);
-    at = put(TIMESTAMP_FETCHER, out, at);
-    at = AsciiLong.write(timestampFetcherMillis, out, at);
-    at = put(TIMESTAMP_RECEIVED, out, at);
-    at = AsciiLong.write(timestampReceivedMillis, out, at);
-    put(constantTail, out, at);
+    put(tail, out, at);
     return out;
+  }
+
+  /**
+   * What follows the record: the two times and the constant members. The rows of a dump are
+   * enriched many to a millisecond, so the last one written is kept and reused while both times are
+   * the same.
+   */
+  private byte[] tail(long timestampFetcherMillis, long timestampReceivedMillis) {
+    if (lastTail == null
+        || timestampFetcherMillis != lastFetcherMillis
+        || timestampReceivedMillis != lastReceivedMillis) {
+      byte[] tail =
+          new byte
+              [TIMESTAMP_FETCHER.length
+                  + AsciiLong.length(timestampFetcherMillis)
+                  + TIMESTAMP_RECEIVED.length
+                  + AsciiLong.length(timestampReceivedMillis)
+                  + constantTail.length];
+      int at = put(TIMESTAMP_FETCHER, tail, 0);
+      at = AsciiLong.write(timestampFetcherMillis, tail, at);
+      at = put(TIMESTAMP_RECEIVED, tail, at);
+      at = AsciiLong.write(timestampReceivedMillis, tail, at);
+      put(constantTail, tail, at);
+      lastTail = tail;
+      lastFetcherMillis = timestampFetcherMillis;
+      lastReceivedMillis = timestampReceivedMillis;
+    }
+    return lastTail;
   }
 
   private static int put(byte[] chunk, byte[] dest, int at) {

@@ -7,11 +7,14 @@ import dfe.fetcher.core.envelope.FrameCodec;
 import dfe.fetcher.core.envelope.FrameHead;
 import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.envelope.RowFrameEncoder;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.From;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.Size;
 
 /**
  * The one-pass writers give the bytes of the general path: {@link RowFrameEncoder} those of {@link
@@ -55,6 +58,47 @@ class EnrichedRowFramesProperties {
         new EnrichedRowFrames(source, store)
             .enrich(new RowFrameEncoder(head), row, fetched, received);
     assertThat(onePass).isEqualTo(general);
+  }
+
+  /**
+   * One writer over many rows, as a tick uses it: the times repeat (many rows a millisecond) and
+   * change, back to earlier values too, and every row is the general path's bytes for its own
+   * times.
+   */
+  @Property(tries = 200)
+  void consecutiveRowsEachCarryTheirOwnTimes(
+      @ForAll("text") String store,
+      @ForAll("records") String record,
+      @ForAll @Size(min = 1, max = 30) List<@From("times") Long> fetchedTimes,
+      @ForAll @Size(min = 1, max = 30) List<@From("times") Long> receivedTimes) {
+    FrameHead head =
+        new FrameHead(
+            "0190a1b2-c3d4-7e5f-8a9b-000000000002",
+            "2026-05-01T12:00:00.123Z",
+            "2026-05-01T12:00:00.124Z",
+            store,
+            0);
+    RowFrameEncoder encoder = new RowFrameEncoder(head);
+    EnrichedRowFrames writer = new EnrichedRowFrames("src", store);
+    int rows = Math.max(fetchedTimes.size(), receivedTimes.size());
+    for (int seq = 0; seq < rows; seq++) {
+      long fetched = fetchedTimes.get(seq % fetchedTimes.size());
+      long received = receivedTimes.get(seq % receivedTimes.size());
+      Frame.Row row = new Frame.Row(head.atSeq(seq), RawRecord.of(record));
+      byte[] general =
+          Enrichment.enrichFrame(
+              FrameCodec.encode(row), new EnrichmentFields(fetched, received, "src", store));
+      assertThat(writer.enrich(encoder, row, fetched, received))
+          .as("row %d, fetched %d, received %d", seq, fetched, received)
+          .isEqualTo(general);
+    }
+  }
+
+  @Provide
+  Arbitrary<Long> times() {
+    return Arbitraries.oneOf(
+        Arbitraries.of(1_796_286_917_000L, 1_796_286_917_001L, 9L, 10L, 0L, -1L),
+        Arbitraries.longs());
   }
 
   @Property(tries = 200)
