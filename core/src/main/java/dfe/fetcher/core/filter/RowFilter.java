@@ -229,7 +229,11 @@ public final class RowFilter {
   private FilterVerdict evaluate(Map<String, Object> values) {
     Object result;
     try {
-      result = program.eval(values);
+      // A resolver over the map, not eval(Map): that copies the map into an immutable one per row
+      // (through a stream) only to look names up in it. The values are CEL's own types already
+      // (JsonVariables gives no Integer or Float, which eval(Map) would widen), and a name without
+      // a value, or with a null, resolves to nothing in both.
+      result = program.eval(name -> Optional.ofNullable(values.get(name)));
     } catch (CelEvaluationException e) {
       return new FilterVerdict.DropError(e.getMessage());
     } catch (RuntimeException e) {

@@ -143,6 +143,23 @@ class RowFilterTest {
     assertThat(alive.evaluate(RawRecord.of("{\"alive\":false}"))).isEqualTo(FilterVerdict.DROP);
   }
 
+  /**
+   * The top-level values reach the expression as they are read: an integer is a CEL int (also
+   * beside a double), a fraction a double, and a top-level null is a null, not a missing field.
+   */
+  @Test
+  void topLevelValuesReachTheExpressionWithTheirTypes() {
+    RawRecord record = RawRecord.of("{\"n\":1,\"x\":0.5,\"gone\":null,\"s\":\"a\"}");
+    assertThat(filter("n == 1 && type(n) == int && n > 0.5").evaluate(record))
+        .isEqualTo(FilterVerdict.PASS);
+    assertThat(filter("x == 0.5 && type(x) == double").evaluate(record))
+        .isEqualTo(FilterVerdict.PASS);
+    assertThat(filter("gone == null").evaluate(record)).isEqualTo(FilterVerdict.PASS);
+    assertThat(filter("s == 'a'").evaluate(record)).isEqualTo(FilterVerdict.PASS);
+    assertThat(reason(filter("missing == 1").evaluate(record)))
+        .isEqualTo("no top-level field missing in the payload");
+  }
+
   // --- results that are not a verdict ---
 
   @Test
