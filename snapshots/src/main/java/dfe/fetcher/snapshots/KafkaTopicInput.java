@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
@@ -19,6 +20,13 @@ final class KafkaTopicInput {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
+  /**
+   * How long closing the consumer may wait. Reading in no group leaves nothing to commit or leave;
+   * what a close would wait for is the fetch sent ahead while the last records were handed over,
+   * which the broker holds up to {@code fetch.max.wait.ms} (500 ms) on a topic read to its end.
+   */
+  static final Duration CLOSE_TIMEOUT = Duration.ZERO;
+
   private final Map<String, Object> settings;
 
   KafkaTopicInput(KafkaConsumerSettings consumer) {
@@ -27,7 +35,14 @@ final class KafkaTopicInput {
 
   /** Reads {@code topic} into {@code input}; a topic that cannot be read is reported there. */
   void read(String topic, FrameInput input) {
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings)) {
+    KafkaConsumer<byte[], byte[]> consumer;
+    try {
+      consumer = new KafkaConsumer<>(settings);
+    } catch (KafkaException e) {
+      input.unreadable(topic, e.getClass().getSimpleName() + ": " + e.getMessage());
+      return;
+    }
+    try {
       List<PartitionInfo> infos = consumer.partitionsFor(topic, TIMEOUT);
       if (infos == null || infos.isEmpty()) {
         input.unreadable(topic, "no such topic");
@@ -74,6 +89,8 @@ final class KafkaTopicInput {
       }
     } catch (KafkaException e) {
       input.unreadable(topic, e.getClass().getSimpleName() + ": " + e.getMessage());
+    } finally {
+      consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
     }
   }
 
