@@ -15,7 +15,7 @@
 #                   acks=all, lz4: the physical limit the others are compared to
 #   baseline-tuned  the baseline with the producer batching the fetcher uses by default
 #                   (batch.size=262144, linger.ms=5), so the producer settings are not the difference
-#   baseline-frames-tuned  the same with the records the fetcher sends (its frames, about 610 bytes
+#   baseline-frames-tuned  the same with the records the fetcher sends (its frames, about 620 bytes
 #                   with the envelope and enrichment, sampled by an untimed fetcher run over
 #                   10,000 input rows): issue 24's limit, "the fetcher's batch settings, same
 #                   record sizes"

@@ -25,7 +25,7 @@ final class KafkaTopicInput {
    * what a close would wait for is the fetch sent ahead while the last records were handed over,
    * which the broker holds up to {@code fetch.max.wait.ms} (500 ms) on a topic read to its end.
    */
-  static final Duration CLOSE_TIMEOUT = Duration.ZERO;
+  private static final Duration CLOSE_TIMEOUT = Duration.ZERO;
 
   private final Map<String, Object> settings;
 
