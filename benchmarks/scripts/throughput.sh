@@ -19,6 +19,12 @@
 #                   with the envelope and enrichment, sampled by an untimed fetcher run over
 #                   10,000 input rows): issue 24's limit, "the fetcher's batch settings, same
 #                   record sizes"
+#   limit-records   benchmarks/tools/FetcherRecordsProducer.java: one loop sending the fetcher's
+#                   frames (the same sample) as the fetcher sends them, with its key and its three
+#                   headers, and the fetcher's producer settings: what Kafka's producer costs for
+#                   exactly the fetcher's records, none of the fetcher's own work done
+#   limit-records-bare  the same loop sending the frames without key or headers, as
+#                   ProducerPerformance does (the loop checked against it)
 #   peer            Kafka Connect standalone, FileStreamSourceConnector reading the input file
 #   kafka           dfe-fetcher run --once, the file dump to Kafka; every run's topic verified
 #   kafka-filter    the same with a CEL filter keeping 90% of rows
@@ -69,7 +75,7 @@ big_runs="${BIG_RUNS:-$runs}"
 heap="${HEAP:--Xmx256m}"
 tail_lines="${TAIL_LINES:-1000000}"
 tail_warmup="${TAIL_WARMUP:-100000}"
-cases="${CASES:-baseline baseline-tuned baseline-frames-tuned peer kafka kafka-filter file baseline-frames limit-cat file-big pg limit-psql verify-topic limit-consumer apply limit-copy rest limit-curl fixed-cost verify-small tail}"
+cases="${CASES:-baseline baseline-tuned baseline-frames-tuned limit-records limit-records-bare peer kafka kafka-filter file baseline-frames limit-cat file-big pg limit-psql verify-topic limit-consumer apply limit-copy rest limit-curl fixed-cost verify-small tail}"
 export DFE_KAFKA_PORT="${DFE_KAFKA_PORT:-19092}"
 export DFE_KAFKA_CONTROLLER_PORT="${DFE_KAFKA_CONTROLLER_PORT:-19093}"
 bootstrap="127.0.0.1:$DFE_KAFKA_PORT"
@@ -232,6 +238,24 @@ producer_perf() { # CASE PAYLOADFILE N TOPIC [PRODUCER PROPERTY...]
   local line
   line=$(grep 'records sent' "$work/last.out" | tail -n 1)
   echo "$line" >>"$work/results/$name.tool"
+}
+
+# Compiles benchmarks/tools/FetcherRecordsProducer.java once, outside the measurement.
+records_producer_build() {
+  mkdir -p "$work/classes"
+  javac -d "$work/classes" -cp "$tools_lib/*" "$root/benchmarks/tools/FetcherRecordsProducer.java"
+}
+
+# records_producer CASE N TOPIC [bare]: the fetcher's frames sent as the fetcher sends them (its key,
+# the store, and its three headers), or bare, from one loop with the fetcher's producer settings.
+records_producer() {
+  local name=$1 n=$2 topic=$3 size store
+  shift 3
+  size=$(awk '{ s += length($0) + 0 } END { printf "%d", s / NR }' "$work/data/frames-sample.ndjson")
+  store=$(head -n 1 "$work/data/frames-sample.ndjson" | grep -o '"store":"[^"]*"' | cut -d'"' -f4)
+  [[ -n $store ]] || die "no store in the first sampled frame"
+  timed "$name" "$n" "$((size * n))" java -Xmx512m -cp "$tools_lib/*:$work/classes" \
+    FetcherRecordsProducer "$bootstrap" "$topic" "$n" "$work/data/frames-sample.ndjson" "$store" "$@"
 }
 
 connect_peer() { # RUN DATA N
@@ -559,11 +583,11 @@ run_tail() {
 median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.6f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # The cases in the order of the table of medians; the tail's figures are in its own table.
-readonly TABLE_CASES="baseline baseline-tuned baseline-frames-tuned baseline-frames peer kafka kafka-filter file limit-cat
+readonly TABLE_CASES="baseline baseline-tuned baseline-frames-tuned limit-records limit-records-bare baseline-frames peer kafka kafka-filter file limit-cat
   file-big pg limit-psql verify-topic verify-one limit-consumer apply limit-copy rest limit-curl
   fixed-cost limit-java verify-small"
 # The cases that land the input rows, whose rows/s compare with the producer's.
-readonly LANDING_CASES="baseline baseline-tuned baseline-frames-tuned baseline-frames peer kafka kafka-filter file file-big pg rest"
+readonly LANDING_CASES="baseline baseline-tuned baseline-frames-tuned limit-records limit-records-bare baseline-frames peer kafka kafka-filter file file-big pg rest"
 
 # Prints the table of medians over each case's runs.
 report() {
@@ -665,6 +689,10 @@ summary() {
     "$(rows_per_second kafka-filter)" "$frames_tuned" rows/s 0.8
   ratio_row "file dump → Kafka (\`kafka\`), against the producer sending the input rows instead" "ProducerPerformance with the fetcher's batching, sending the input rows (\`baseline-tuned\`)" \
     "$(rows_per_second kafka)" "$tuned" rows/s ""
+  ratio_row "file dump → Kafka (\`kafka\`), against the producer sending exactly the fetcher's records" "one loop sending the frames with the fetcher's key and three headers (\`limit-records\`)" \
+    "$(rows_per_second kafka)" "$(rows_per_second limit-records)" rows/s ""
+  ratio_row "the producer alone: the fetcher's key and headers (\`limit-records\`)" "the same loop sending the frames bare (\`limit-records-bare\`)" \
+    "$(rows_per_second limit-records)" "$(rows_per_second limit-records-bare)" rows/s ""
   ratio_row "file dump → file output (\`file\`)" "\`cat\` of the input into a landing directory, then \`sync\` of the copy (\`limit-cat\`)" \
     "$(mb_per_second file)" "$(mb_per_second limit-cat)" MB/s 0.5
   psql_rate=$(rows_per_second limit-psql)
@@ -741,6 +769,14 @@ main() {
     for ((i = 1; i <= runs; i++)); do
       producer_perf baseline-frames-tuned "$work/data/frames-sample.ndjson" "$rows" "bftuned$i" \
         batch.size=262144 linger.ms=5
+    done
+  fi
+  if wanted limit-records || wanted limit-records-bare; then
+    sample_frames
+    records_producer_build
+    for ((i = 1; i <= runs; i++)); do
+      wanted limit-records && records_producer limit-records "$rows" "brecords$i"
+      wanted limit-records-bare && records_producer limit-records-bare "$rows" "brecbare$i" bare
     done
   fi
   if wanted peer; then
