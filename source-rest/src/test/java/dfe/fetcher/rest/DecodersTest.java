@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
@@ -194,6 +195,36 @@ class DecodersTest {
     assertThat(sink.shape()).containsExactly("begin", "row", "abort");
     assertThat(sink.abortReason())
         .hasValue("lab.assets: GET " + server.url() + "/v1/assets: line 2 is not valid JSON");
+  }
+
+  @Test
+  void anNdjsonLineThatIsNoObjectOrTwoValuesAbortsTheDumpNamingItsLine() throws Exception {
+    // The scanner accepts both lines as JSON; what it does not decide goes to the parser, whose
+    // message names the line.
+    Map<String, String> bodies =
+        Map.of(
+            "{\"id\":1}\n [1,2]\n", "line 2 is not a JSON object",
+            "{\"id\":1}\n\n{\"id\":2} {\"id\":3}\n", "line 3 holds more than one JSON value",
+            "{\"id\":1}\n{\"id\":\"\u0001\"}\n", "line 2 is not valid JSON");
+    for (Map.Entry<String, String> body : bodies.entrySet()) {
+      server.on("/v1/assets", ok(body.getKey()));
+
+      RecordingSink sink = RestFixture.read(dump("{decoder: ndjson}"), "assets");
+
+      assertThat(sink.shape()).as(body.getKey()).containsExactly("begin", "row", "abort");
+      assertThat(sink.abortReason())
+          .hasValue("lab.assets: GET " + server.url() + "/v1/assets: " + body.getValue());
+    }
+  }
+
+  @Test
+  void ndjsonLinesWithWhitespaceAroundTheirObjectLandAsTheyCame() throws Exception {
+    server.on("/v1/assets", ok(" \t{\"id\":1} \r\n{ \"id\" : [2, {\"n\": null}] }\n"));
+
+    RecordingSink sink = RestFixture.read(dump("{decoder: ndjson}"), "assets");
+
+    assertThat(sink.records()).containsExactly(" \t{\"id\":1}", "{ \"id\" : [2, {\"n\": null}] }");
+    assertThat(sink.shape()).endsWith("end");
   }
 
   @Test

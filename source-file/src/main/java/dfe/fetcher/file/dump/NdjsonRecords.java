@@ -3,9 +3,9 @@ package dfe.fetcher.file.dump;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dfe.fetcher.core.envelope.FrameCodec;
+import dfe.fetcher.core.envelope.JsonValueScanner;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -26,14 +26,7 @@ final class NdjsonRecords implements RecordReader {
 
   private static final byte[] BYTE_ORDER_MARK = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
 
-  private static final JsonFactory JSON =
-      JsonFactory.builder()
-          .streamReadConstraints(
-              StreamReadConstraints.builder()
-                  .maxNestingDepth(FrameCodec.MAX_RECORD_DEPTH)
-                  .maxStringLength(Integer.MAX_VALUE)
-                  .build())
-          .build();
+  private static final JsonFactory JSON = JsonValueScanner.RECORD_PARSER;
 
   private final JsonValueScanner scanner = new JsonValueScanner();
   private final InputStream in;

@@ -4,13 +4,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dfe.fetcher.core.enrich.Enrichment;
 import dfe.fetcher.core.envelope.FrameCodec;
+import dfe.fetcher.core.envelope.JsonValueScanner;
 import dfe.fetcher.core.envelope.RawRecord;
-import dfe.fetcher.file.dump.JsonValueScanner;
 import dfe.fetcher.file.dump.ParseProblem;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,14 +43,7 @@ final class TailRecords {
   static final String FILE_OFFSET = "_file_offset";
   static final String MESSAGE = "message";
 
-  private static final JsonFactory JSON =
-      JsonFactory.builder()
-          .streamReadConstraints(
-              StreamReadConstraints.builder()
-                  .maxNestingDepth(FrameCodec.MAX_RECORD_DEPTH)
-                  .maxStringLength(Integer.MAX_VALUE)
-                  .build())
-          .build();
+  private static final JsonFactory JSON = JsonValueScanner.RECORD_PARSER;
   private static final JsonStringEncoder STRINGS = JsonStringEncoder.getInstance();
   private static final List<String> FIELDS = List.of(FILE_PATH, FILE_OFFSET);
   private static final byte[] FIELD_PREFIX = "_file_".getBytes(StandardCharsets.US_ASCII);

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dfe.fetcher.core.envelope.JsonValueScanner;
 import dfe.fetcher.core.envelope.RawRecord;
 import dfe.fetcher.core.row.SourceException;
 import dfe.fetcher.rest.profile.Endpoint;
@@ -236,19 +237,28 @@ final class PageDecoding {
   /** What a line of an {@code ndjson} or {@code lines} body becomes. */
   @FunctionalInterface
   private interface LineOut {
-    /** Hands on the line, {@code record[0, length)} without its {@code \n}; false for none. */
-    boolean line(byte[] record, int length, String where)
+    /**
+     * Hands on line {@code number} (from 1), {@code record[0, length)} without its {@code \n};
+     * false for none.
+     */
+    boolean line(byte[] record, int length, long number)
         throws SourceException, InterruptedException;
+  }
+
+  /** A line of the page, for messages; made only for one, not for every line. */
+  private static String lineOf(String where, long number) {
+    return where + ": line " + number;
   }
 
   private static Page ndjson(Endpoint endpoint, InputStream body, String where, Rows rows)
       throws SourceException, IOException, InterruptedException {
     boolean anyValue = endpoint.rowShape().takesAnyElement();
+    JsonValueScanner scanner = new JsonValueScanner();
     return splitLines(
         endpoint,
         body,
         where,
-        (record, length, line) -> emit(record, length, line, anyValue, rows));
+        (record, length, line) -> emit(record, length, where, line, anyValue, scanner, rows));
   }
 
   /**
@@ -274,7 +284,7 @@ final class PageDecoding {
           try {
             text = Utf8Text.decode(record, 0, end);
           } catch (CharacterCodingException e) {
-            throw new SourceException(line + " is not UTF-8 text (decoder lines)");
+            throw new SourceException(lineOf(where, line) + " is not UTF-8 text (decoder lines)");
           }
           out.reset();
           try (JsonGenerator json = JSON.createGenerator(out)) {
@@ -282,7 +292,7 @@ final class PageDecoding {
             json.writeStringField(field, text);
             json.writeEndObject();
           } catch (IOException e) {
-            throw new SourceException(line + " cannot be written as JSON", e);
+            throw new SourceException(lineOf(where, line) + " cannot be written as JSON", e);
           }
           rows.accept(RawRecord.of(out.toByteArray()));
           return true;
@@ -308,7 +318,7 @@ final class PageDecoding {
         length += i - from;
         from = i + 1;
         line++;
-        if (out.line(record, length, where + ": line " + line)) {
+        if (out.line(record, length, line)) {
           count++;
         }
         length = 0;
@@ -319,7 +329,7 @@ final class PageDecoding {
       record = append(record, length, chunk, from, read - from, endpoint, where, line + 1);
       length += read - from;
     }
-    if (out.line(record, length, where + ": line " + (line + 1))) {
+    if (out.line(record, length, line + 1)) {
       count++;
     }
     return new Page(count, Optional.empty());
@@ -347,7 +357,14 @@ final class PageDecoding {
   }
 
   /** Hands on a line that is not blank; false for a blank one. */
-  private static boolean emit(byte[] record, int length, String where, boolean anyValue, Rows rows)
+  private static boolean emit(
+      byte[] record,
+      int length,
+      String where,
+      long line,
+      boolean anyValue,
+      JsonValueScanner scanner,
+      Rows rows)
       throws SourceException, InterruptedException {
     int end = length;
     while (end > 0
@@ -358,27 +375,50 @@ final class PageDecoding {
       return false;
     }
     byte[] copy = Arrays.copyOf(record, end);
-    checkValue(copy, where, anyValue);
+    checkValue(copy, where, line, anyValue, scanner);
     rows.accept(RawRecord.of(copy));
     return true;
   }
 
-  /** The line holds one JSON object; with {@code anyValue}, one JSON value of any kind. */
-  private static void checkValue(byte[] record, String where, boolean anyValue)
+  /**
+   * The line holds one JSON object; with {@code anyValue}, one JSON value of any kind. The scanner
+   * answers first: a line it accepts {@link #JSON}'s parser accepts too (below the parser's string
+   * limit, which bounds every string of a line no longer than it; {@code
+   * JsonValueScannerProperties} in core checks this against Jackson's defaults). Any other line
+   * goes to the parser, which accepts it or says what is wrong, as before the scanner.
+   */
+  private static void checkValue(
+      byte[] record, String where, long line, boolean anyValue, JsonValueScanner scanner)
       throws SourceException {
+    if (record.length <= JSON.streamReadConstraints().getMaxStringLength()
+        && scanner.isOneValue(record, record.length)
+        && (anyValue || startsAnObject(record))) {
+      return;
+    }
+    String at = lineOf(where, line);
     try (JsonParser parser = JSON.createParser(record)) {
       if (parser.nextToken() != JsonToken.START_OBJECT && !anyValue) {
-        throw new SourceException(where + " is not a JSON object");
+        throw new SourceException(at + " is not a JSON object");
       }
       parser.skipChildren();
       if (parser.nextToken() != null) {
-        throw new SourceException(where + " holds more than one JSON value");
+        throw new SourceException(at + " holds more than one JSON value");
       }
     } catch (JsonProcessingException e) {
-      throw new SourceException(where + " is not valid JSON");
+      throw new SourceException(at + " is not valid JSON");
     } catch (IOException e) {
-      throw new SourceException(where + " could not be read", e);
+      throw new SourceException(at + " could not be read", e);
     }
+  }
+
+  /** Whether the first byte past leading whitespace opens an object. */
+  private static boolean startsAnObject(byte[] record) {
+    for (byte b : record) {
+      if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+        return b == '{';
+      }
+    }
+    return false;
   }
 
   /**

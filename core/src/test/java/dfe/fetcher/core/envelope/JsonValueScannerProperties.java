@@ -1,12 +1,10 @@
-package dfe.fetcher.file.dump;
+package dfe.fetcher.core.envelope;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import dfe.fetcher.core.envelope.FrameCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -22,25 +20,27 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 
 /**
- * The reader's fast path against the validating parser it stands in front of: whatever the scanner
- * accepts, the parser (configured as the reader configures it) accepts as one value; and the values
- * a writer produces, the scanner accepts, so the fast path is the path taken.
+ * The readers' fast path against the validating parsers it stands in front of: whatever the scanner
+ * accepts, both parsers accept as one value (the file readers' parser, configured as they configure
+ * it, and Jackson's default one, which the REST decoders {@code ndjson} validate a line with below
+ * its string limit); and the values a writer produces, the scanner accepts, so the fast path is the
+ * path taken.
  */
 class JsonValueScannerProperties {
 
-  private static final JsonFactory PARSER =
-      JsonFactory.builder()
-          .streamReadConstraints(
-              StreamReadConstraints.builder()
-                  .maxNestingDepth(FrameCodec.MAX_RECORD_DEPTH)
-                  .maxStringLength(Integer.MAX_VALUE)
-                  .build())
-          .build();
+  private static final JsonFactory PARSER = JsonValueScanner.RECORD_PARSER;
+
+  /** Jackson's defaults, as {@code dfe.fetcher.rest.page.PageDecoding} validates a line. */
+  private static final JsonFactory DEFAULT_PARSER = new JsonFactory();
 
   private final JsonValueScanner scanner = new JsonValueScanner();
 
   private static boolean parserAccepts(byte[] bytes) {
-    try (JsonParser parser = PARSER.createParser(bytes)) {
+    return parserAccepts(PARSER, bytes);
+  }
+
+  private static boolean parserAccepts(JsonFactory factory, byte[] bytes) {
+    try (JsonParser parser = factory.createParser(bytes)) {
       if (parser.nextToken() == null) {
         return false;
       }
@@ -242,6 +242,9 @@ class JsonValueScannerProperties {
       assertThat(parserAccepts(mutated))
           .as("the scanner accepted what the parser refuses: %s", show(mutated))
           .isTrue();
+      assertThat(parserAccepts(DEFAULT_PARSER, mutated))
+          .as("the scanner accepted what Jackson's default parser refuses: %s", show(mutated))
+          .isTrue();
     }
   }
 
@@ -325,6 +328,9 @@ class JsonValueScannerProperties {
     byte[] longestName = ("{\"" + "n".repeat(50_000) + "\":1}").getBytes(StandardCharsets.UTF_8);
     assertThat(scannerAccepts(longestName)).isTrue();
     assertThat(parserAccepts(longestName)).isTrue();
+    for (byte[] accepted : List.of(deepest, deepestObject, longestName)) {
+      assertThat(parserAccepts(DEFAULT_PARSER, accepted)).isTrue();
+    }
     assertThat(scannerAccepts(deeper)).isFalse();
     assertThat(parserAccepts(deeper)).isFalse();
   }

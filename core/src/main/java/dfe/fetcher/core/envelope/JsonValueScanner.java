@@ -1,6 +1,7 @@
-package dfe.fetcher.file.dump;
+package dfe.fetcher.core.envelope;
 
-import dfe.fetcher.core.envelope.FrameCodec;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 
 /**
  * A quick check that a line holds exactly one JSON value that the validating parser accepts, by a
@@ -18,6 +19,20 @@ import dfe.fetcher.core.envelope.FrameCodec;
  * <p>Reusable, not thread-safe: one per reader.
  */
 public final class JsonValueScanner {
+
+  /**
+   * The validating parser the file readers stand this scanner in front of: Jackson with the
+   * record's nesting limit and no limit on a string's length (a line's length is bounded by the
+   * reader). {@code JsonValueScannerProperties} checks the scanner against it.
+   */
+  public static final JsonFactory RECORD_PARSER =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(FrameCodec.MAX_RECORD_DEPTH)
+                  .maxStringLength(Integer.MAX_VALUE)
+                  .build())
+          .build();
 
   /** Longer numbers go to the parser, which limits their length (Jackson: 1,000 characters). */
   private static final int MAX_NUMBER_CHARS = 1000;
