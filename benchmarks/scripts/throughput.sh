@@ -49,6 +49,9 @@
 #   rest            a REST dump to Kafka from a local HTTP server (python3 http.server) serving
 #                   the input rows as NDJSON pages of 1,000 records linked by `Link: rel="next"`
 #   limit-curl      curl reading the same pages into /dev/null over one connection
+#   limit-httpclient  benchmarks/tools/HttpClientPages.java: the JDK's HttpClient reading the same
+#                   pages as the REST source reads them (sendAsync), throwing the bytes away: the
+#                   limit the client sets before any decoding; reported, no goal
 #   fixed-cost      run --once of a one-row file to the file output, beside `java -version`
 #                   (limit-java) on the same JVM, taking turns, after one warm-up of each
 #   verify-small    snapshots verify of 100,000 snapshots of 10 rows each with -Xmx256m
@@ -75,7 +78,7 @@ big_runs="${BIG_RUNS:-$runs}"
 heap="${HEAP:--Xmx256m}"
 tail_lines="${TAIL_LINES:-1000000}"
 tail_warmup="${TAIL_WARMUP:-100000}"
-cases="${CASES:-baseline baseline-tuned baseline-frames-tuned limit-records limit-records-bare peer kafka kafka-filter file baseline-frames limit-cat file-big pg limit-psql verify-topic limit-consumer apply limit-copy rest limit-curl fixed-cost verify-small tail}"
+cases="${CASES:-baseline baseline-tuned baseline-frames-tuned limit-records limit-records-bare peer kafka kafka-filter file baseline-frames limit-cat file-big pg limit-psql verify-topic limit-consumer apply limit-copy rest limit-curl limit-httpclient fixed-cost verify-small tail}"
 export DFE_KAFKA_PORT="${DFE_KAFKA_PORT:-19092}"
 export DFE_KAFKA_CONTROLLER_PORT="${DFE_KAFKA_CONTROLLER_PORT:-19093}"
 bootstrap="127.0.0.1:$DFE_KAFKA_PORT"
@@ -535,6 +538,17 @@ run_limit_curl() { # PAGES
   ((counted == bytes)) || die "curl read $counted bytes of the pages, not the $bytes of the input"
 }
 
+# The JDK's HttpClient reading the same pages as the REST source does; the bytes it read must be
+# the input's.
+run_limit_httpclient() { # PAGES
+  local bytes
+  bytes=$(stat -c %s "$work/data/hosts.ndjson")
+  timed limit-httpclient "$rows" "$bytes" \
+    java -cp "$work/classes" HttpClientPages "http://127.0.0.1:$rest_port" "$1"
+  ((timed_failed)) && return 0
+  (($(<"$work/last.out") == bytes)) || die "HttpClient read $(<"$work/last.out") bytes of the pages, not the $bytes of the input"
+}
+
 # fixed_cost RUN: `java -version`, then run --once of the one-row file to the file output, each
 # in a fresh directory; run 0 is the warm-up (it also makes the launcher's class-data archive).
 fixed_cost() {
@@ -584,7 +598,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.6f\n", NR % 2 ? v[(NR +
 
 # The cases in the order of the table of medians; the tail's figures are in its own table.
 readonly TABLE_CASES="baseline baseline-tuned baseline-frames-tuned limit-records limit-records-bare baseline-frames peer kafka kafka-filter file limit-cat
-  file-big pg limit-psql verify-topic verify-one limit-consumer apply limit-copy rest limit-curl
+  file-big pg limit-psql verify-topic verify-one limit-consumer apply limit-copy rest limit-curl limit-httpclient
   fixed-cost limit-java verify-small"
 # The cases that land the input rows, whose rows/s compare with the producer's.
 readonly LANDING_CASES="baseline baseline-tuned baseline-frames-tuned limit-records limit-records-bare baseline-frames peer kafka kafka-filter file file-big pg rest"
@@ -728,6 +742,8 @@ summary() {
     "$(rows_per_second apply)" "$(rows_per_second limit-copy)" rows/s 0.5
   ratio_row "REST dump → Kafka, NDJSON pages of 1,000 records from a local server (\`rest\`)" "curl reading the same pages into /dev/null (\`limit-curl\`)" \
     "$(rows_per_second rest)" "$(rows_per_second limit-curl)" rows/s 0.5
+  ratio_row "REST dump → Kafka (\`rest\`), against the JDK's HTTP client alone" "HttpClient reading the same pages as the source reads them, bytes thrown away (\`limit-httpclient\`)" \
+    "$(rows_per_second rest)" "$(rows_per_second limit-httpclient)" rows/s ""
   ratio_row "file tail → Kafka (\`tail\`, $(figure "$tail_lines" lines))" "rsyslog imfile + omkafka (\`tail-vs-rsyslog.sh\`, \`limit-rsyslog\`)" \
     "$(rows_per_second tail)" "$(rows_per_second limit-rsyslog)" lines/s 1
   local ours theirs above="—" met="—"
@@ -869,7 +885,11 @@ main() {
       log "skipping apply and limit-copy: no PostgreSQL on 127.0.0.1:5432"
     fi
   fi
-  if wanted rest || wanted limit-curl; then
+  if wanted limit-httpclient; then
+    mkdir -p "$work/classes"
+    javac -d "$work/classes" "$root/benchmarks/tools/HttpClientPages.java"
+  fi
+  if wanted rest || wanted limit-curl || wanted limit-httpclient; then
     local pages
     pages=$(generate_pages)
     start_page_server "$pages"
@@ -877,6 +897,7 @@ main() {
     for ((i = 1; i <= runs; i++)); do
       wanted rest && run_rest "$i" "$pages"
       wanted limit-curl && run_limit_curl "$pages"
+      wanted limit-httpclient && run_limit_httpclient "$pages"
     done
     stop_pid "$server_pid"
     server_pid=""
