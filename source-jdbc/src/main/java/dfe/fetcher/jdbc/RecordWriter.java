@@ -1,6 +1,7 @@
 package dfe.fetcher.jdbc;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dfe.fetcher.core.envelope.RawRecord;
 import java.io.ByteArrayOutputStream;
@@ -58,7 +59,10 @@ import java.util.Optional;
  */
 final class RecordWriter {
 
-  private static final JsonFactory JSON = new JsonFactory();
+  /** No separator between root values: one generator writes every row, each on its own. */
+  private static final JsonFactory JSON =
+      new JsonFactoryBuilder().rootValueSeparator((String) null).build();
+
   private static final String INFINITY = "infinity";
   private static final String MINUS_INFINITY = "-infinity";
 
@@ -67,6 +71,13 @@ final class RecordWriter {
   private final Dialect dialect;
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(512);
   private final Map<String, Columns.Column> arrayElements = new HashMap<>();
+
+  /**
+   * The generator every row is written with, made once: making and closing one a row took a tenth
+   * of a PostgreSQL dump's tick thread (docs/benchmarks.md). Null again after a row that failed
+   * half way, whose generator stands inside that row.
+   */
+  private JsonGenerator generator;
 
   RecordWriter(Columns columns, Optional<ZoneId> zone, Dialect dialect) {
     this.columns = columns;
@@ -77,8 +88,9 @@ final class RecordWriter {
   /** The current row of {@code rows} as JSON. */
   RawRecord write(ResultSet rows) throws SQLException {
     buffer.reset();
-    try (JsonGenerator json = JSON.createGenerator(buffer)) {
-      json.enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+    boolean written = false;
+    try {
+      JsonGenerator json = generator();
       json.writeStartObject();
       int index = 1;
       for (Columns.Column column : columns.all()) {
@@ -86,10 +98,24 @@ final class RecordWriter {
         writeValue(json, rows, index++, column);
       }
       json.writeEndObject();
+      json.flush();
+      written = true;
     } catch (IOException e) {
       throw new UncheckedIOException("writing a record in memory failed", e);
+    } finally {
+      if (!written) {
+        generator = null;
+      }
     }
     return RawRecord.of(buffer.toByteArray());
+  }
+
+  private JsonGenerator generator() throws IOException {
+    if (generator == null) {
+      generator = JSON.createGenerator(buffer);
+      generator.enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+    }
+    return generator;
   }
 
   private void writeValue(JsonGenerator json, ResultSet rows, int index, Columns.Column column)
