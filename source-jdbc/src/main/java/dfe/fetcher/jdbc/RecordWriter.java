@@ -25,6 +25,7 @@ import java.time.OffsetDateTime;
 import java.time.OffsetTime;
 import java.time.ZoneId;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -71,6 +72,9 @@ final class RecordWriter {
   private final Dialect dialect;
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(512);
   private final Map<String, Columns.Column> arrayElements = new HashMap<>();
+
+  /** Whether the dialect maps an array's base type, by its name, to {@link Columns.Kind#TEXT}. */
+  private final Map<String, Boolean> textBaseTypes = new HashMap<>();
 
   /**
    * The generator every row is written with, made once: making and closing one a row took a tenth
@@ -364,6 +368,34 @@ final class RecordWriter {
     writeText(json, rows.getString(index));
   }
 
+  /** Whether {@code array}'s elements are text by the dialect's mapping of its base type. */
+  private boolean holdsText(Array array) throws SQLException {
+    String name;
+    int type;
+    try {
+      name = array.getBaseTypeName();
+      type = array.getBaseType();
+    } catch (SQLFeatureNotSupportedException e) {
+      return false;
+    }
+    if (name == null) {
+      return false;
+    }
+    // The name as a column's type reaches the mapping (Columns): in lower case.
+    name = name.toLowerCase(Locale.ROOT);
+    Boolean text = textBaseTypes.get(name);
+    if (text == null) {
+      text =
+          dialect
+              .typeMapping()
+              .kindOf(new TypeMapping.ColumnType(type, name, 0))
+              .filter(kind -> kind == Columns.Kind.TEXT)
+              .isPresent();
+      textBaseTypes.put(name, text);
+    }
+    return text;
+  }
+
   private static void writeText(JsonGenerator json, String text) throws IOException {
     if (text == null) {
       json.writeNull();
@@ -392,6 +424,18 @@ final class RecordWriter {
    */
   private void writeArray(JsonGenerator json, Array array, String label)
       throws SQLException, IOException {
+    // Text elements, one dimension: the driver's decoded strings, as getString gives each one in
+    // the general path below, without a result set made for every value (a tenth of a PostgreSQL
+    // dump's tick thread with one text[] column). Any other array, a nested one included (its
+    // elements are arrays, not strings), takes the general path.
+    if (holdsText(array) && array.getArray() instanceof String[] texts) {
+      json.writeStartArray();
+      for (String text : texts) {
+        writeText(json, text);
+      }
+      json.writeEndArray();
+      return;
+    }
     ResultSet elements;
     try {
       elements = array.getResultSet();

@@ -130,6 +130,27 @@ class PostgresMappingTest extends DialectMappingContract {
   }
 
   @Test
+  void textArraysLandEveryElementExactly() throws Exception {
+    // One-dimensional arrays of text elements take a quicker path (RecordWriter.writeArray); these
+    // are the elements its decoding could get wrong, beside the shapes that keep the general one.
+    DbStore store =
+        TestDatabase.dump(
+            "texts",
+            "SELECT ARRAY['', 'NULL', NULL, 'a\"b', 'back\\slash', 'comma,here', '{brace}',"
+                + " ' spaced ', 'h\u00e9llo', '\uD83D\uDE00']::text[] AS t,"
+                + " ARRAY['x', NULL]::varchar(5)[] AS v, ARRAY['ab']::char(3)[] AS c,"
+                + " ARRAY[ARRAY['a', 'b'], ARRAY['c', NULL]]::text[] AS grid,"
+                + " '[0:1]={p,q}'::text[] AS shifted, ARRAY[]::text[] AS none,"
+                + " ARRAY['{\"k\":1}']::jsonb[] AS docs");
+    assertThat(Dumps.records(database, store))
+        .containsExactly(
+            "{\"t\":[\"\",\"NULL\",null,\"a\\\"b\",\"back\\\\slash\",\"comma,here\",\"{brace}\","
+                + "\" spaced \",\"h\u00e9llo\",\"\\uD83D\\uDE00\"],\"v\":[\"x\",null],\"c\":[\"ab \"],"
+                + "\"grid\":[[\"a\",\"b\"],[\"c\",null]],\"shifted\":[\"p\",\"q\"],\"none\":[],"
+                + "\"docs\":[{\"k\": 1}]}");
+  }
+
+  @Test
   void moneyAboveAThousandLandsExactWhateverItsSign() throws Exception {
     DbStore store =
         TestDatabase.dump(
