@@ -9,7 +9,6 @@ import dfe.fetcher.source.SourceMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -68,24 +67,12 @@ class HeldAnswerTest {
             .formatted(server.url()));
   }
 
-  private static CompletableFuture<Throwable> readInBackground(
-      OpenConnection open, Cancellation cancellation) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try {
-            open.source("assets").read(Optional.empty(), new RecordingSink(), cancellation);
-            return null;
-          } catch (Exception e) {
-            return e;
-          }
-        });
-  }
-
   @Test
   void aStopWhileTheServerHoldsItsAnswerEndsTheReadAtOnce() throws Exception {
     Cancellation cancellation = new Cancellation();
     try (OpenConnection open = RestFixture.open(dump(), Clock.systemUTC(), SourceMetrics.NONE)) {
-      CompletableFuture<Throwable> read = readInBackground(open, cancellation);
+      CompletableFuture<Throwable> read =
+          RestFixture.readInBackground(open, "assets", cancellation);
       await().atMost(Duration.ofSeconds(10)).until(() -> asked.get() == 1);
 
       cancellation.cancel("stopping");
@@ -100,7 +87,8 @@ class HeldAnswerTest {
     Cancellation cancellation = new Cancellation();
     cancellation.cancel("reload");
     try (OpenConnection open = RestFixture.open(dump(), Clock.systemUTC(), SourceMetrics.NONE)) {
-      Throwable ended = readInBackground(open, cancellation).get(5, TimeUnit.SECONDS);
+      Throwable ended =
+          RestFixture.readInBackground(open, "assets", cancellation).get(5, TimeUnit.SECONDS);
 
       assertThat(ended).isInstanceOf(InterruptedException.class);
       assertThat(asked).hasValue(0);

@@ -150,7 +150,8 @@ class OAuth2TokenRequestTest {
 
     try (OpenConnection open =
         RestFixture.open(connection(300, 0), Clock.systemUTC(), SourceMetrics.NONE)) {
-      CompletableFuture<Throwable> assets = readInBackground(open, "assets", assetsTick);
+      CompletableFuture<Throwable> assets =
+          RestFixture.readInBackground(open, "assets", assetsTick);
       await().atMost(Duration.ofSeconds(10)).until(() -> tokenRequests.get() == 1);
       AtomicReference<Thread> usersThread = new AtomicReference<>();
       CompletableFuture<Throwable> users =
@@ -176,11 +177,6 @@ class OAuth2TokenRequestTest {
       assetsTick.cancel("stopping");
       assertThat(assets.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
     }
-  }
-
-  private static CompletableFuture<Throwable> readInBackground(
-      OpenConnection open, String unit, Cancellation cancellation) {
-    return CompletableFuture.supplyAsync(() -> readOrFailure(open, unit, cancellation));
   }
 
   private static Throwable readOrFailure(

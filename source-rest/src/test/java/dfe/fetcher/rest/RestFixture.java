@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /** Binds {@code sources.rest.lab} from YAML as the application would, and reads its units. */
 final class RestFixture {
@@ -92,6 +93,23 @@ final class RestFixture {
   /** The outcome of a probe whose GET of {@code url} answered 200. */
   static ProbeOutcome answeredOk(String url) {
     return new ProbeOutcome(ProbeOutcome.Verdict.OK, "GET " + url + " answered 200");
+  }
+
+  /**
+   * Reads {@code unit} of {@code open} on another thread into a sink of its own; completes with
+   * what the read threw, or null when it ended normally.
+   */
+  static CompletableFuture<Throwable> readInBackground(
+      OpenConnection open, String unit, Cancellation cancellation) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            open.source(unit).read(Optional.empty(), new RecordingSink(), cancellation);
+            return null;
+          } catch (Exception e) {
+            return e;
+          }
+        });
   }
 
   static RecordingSink read(RestConnection connection, String unit) throws Exception {

@@ -187,7 +187,8 @@ class RetriesTest {
 
     try (OpenConnection open =
         RestFixture.open(dump(server.url(), 3), Clock.systemUTC(), SourceMetrics.NONE)) {
-      CompletableFuture<Throwable> read = readInBackground(open, cancellation);
+      CompletableFuture<Throwable> read =
+          RestFixture.readInBackground(open, "assets", cancellation);
       await().atMost(Duration.ofSeconds(10)).until(() -> server.paths().size() == 1);
       await().atMost(Duration.ofSeconds(10)).until(() -> !retryWaits().isEmpty());
       cancellation.cancel("stopping");
@@ -211,7 +212,8 @@ class RetriesTest {
 
     try (OpenConnection open =
         RestFixture.open(dump(server.url(), 3), Clock.systemUTC(), SourceMetrics.NONE)) {
-      CompletableFuture<Throwable> read = readInBackground(open, cancellation);
+      CompletableFuture<Throwable> read =
+          RestFixture.readInBackground(open, "assets", cancellation);
       await().atMost(Duration.ofSeconds(10)).until(() -> server.paths().size() == 1);
       cancellation.cancel("stopping");
 
@@ -233,18 +235,5 @@ class RetriesTest {
         .noneMatch(message -> message.contains("tok-SECRET-42"));
     assertThat(sink.abortReason().orElseThrow()).doesNotContain("tok-SECRET-42");
     assertThat(dump(server.url(), 3).toString()).doesNotContain("tok-SECRET-42");
-  }
-
-  private static CompletableFuture<Throwable> readInBackground(
-      OpenConnection open, Cancellation cancellation) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try {
-            open.source("assets").read(Optional.empty(), new RecordingSink(), cancellation);
-            return null;
-          } catch (Exception e) {
-            return e;
-          }
-        });
   }
 }
