@@ -33,13 +33,18 @@ final class KafkaTopicInput {
     this.settings = consumer.withoutGroup();
   }
 
+  /** What the client said of a topic it could not read: the kind of failure and its message. */
+  private static String problem(KafkaException e) {
+    return e.getClass().getSimpleName() + ": " + e.getMessage();
+  }
+
   /** Reads {@code topic} into {@code input}; a topic that cannot be read is reported there. */
   void read(String topic, FrameInput input) {
     KafkaConsumer<byte[], byte[]> consumer;
     try {
       consumer = new KafkaConsumer<>(settings);
     } catch (KafkaException e) {
-      input.unreadable(topic, e.getClass().getSimpleName() + ": " + e.getMessage());
+      input.unreadable(topic, problem(e));
       return;
     }
     try {
@@ -88,7 +93,7 @@ final class KafkaTopicInput {
         consumer.pause(done);
       }
     } catch (KafkaException e) {
-      input.unreadable(topic, e.getClass().getSimpleName() + ": " + e.getMessage());
+      input.unreadable(topic, problem(e));
     } finally {
       consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
     }

@@ -11,24 +11,27 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A non-2xx body is read as a page is: bounded by {@code timeout_secs} on a stall and ended by a
- * cancellation.
+ * An answer that stalls is bounded by {@code timeout_secs} and ended by a cancellation: a non-2xx
+ * body is read as a page is, and an answer the server holds back before its headers ends at once
+ * when its tick is cancelled, from another thread than the reading one and without that thread
+ * being interrupted by anyone else; a read cancelled before its request sends none.
  */
 class ErrorBodyTest {
 
   private ApiServer server;
   private final CountDownLatch release = new CountDownLatch(1);
   private final AtomicBoolean headersSent = new AtomicBoolean();
+  private final AtomicInteger asked = new AtomicInteger();
 
   @BeforeEach
   void start() throws Exception {
@@ -96,19 +99,60 @@ class ErrorBodyTest {
 
     try (OpenConnection open = RestFixture.open(dump(300), Clock.systemUTC(), SourceMetrics.NONE)) {
       CompletableFuture<Throwable> read =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  open.source("assets").read(Optional.empty(), new RecordingSink(), cancellation);
-                  return null;
-                } catch (Exception e) {
-                  return e;
-                }
-              });
+          RestFixture.readInBackground(open, "assets", cancellation);
       await().atMost(Duration.ofSeconds(10)).untilTrue(headersSent);
       cancellation.cancel("stopping");
 
       assertThat(read.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+    }
+  }
+
+  /** An answer held back, headers and all, until the test ends. */
+  private void holdTheAnswerBack() {
+    server.on(
+        "/assets",
+        exchange -> {
+          asked.incrementAndGet();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          byte[] body = "[]".getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().add("Content-Type", "application/json");
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
+  }
+
+  @Test
+  void aStopWhileTheServerHoldsItsAnswerEndsTheReadAtOnce() throws Exception {
+    holdTheAnswerBack();
+    Cancellation cancellation = new Cancellation();
+    try (OpenConnection open = RestFixture.open(dump(300), Clock.systemUTC(), SourceMetrics.NONE)) {
+      CompletableFuture<Throwable> read =
+          RestFixture.readInBackground(open, "assets", cancellation);
+      await().atMost(Duration.ofSeconds(10)).until(() -> asked.get() == 1);
+
+      cancellation.cancel("stopping");
+
+      Throwable ended = read.get(5, TimeUnit.SECONDS);
+      assertThat(ended).isInstanceOf(InterruptedException.class).hasMessage("cancelled: stopping");
+    }
+  }
+
+  @Test
+  void aReadCancelledBeforeItsRequestSendsNone() throws Exception {
+    holdTheAnswerBack();
+    Cancellation cancellation = new Cancellation();
+    cancellation.cancel("reload");
+    try (OpenConnection open = RestFixture.open(dump(300), Clock.systemUTC(), SourceMetrics.NONE)) {
+      Throwable ended =
+          RestFixture.readInBackground(open, "assets", cancellation).get(5, TimeUnit.SECONDS);
+
+      assertThat(ended).isInstanceOf(InterruptedException.class);
+      assertThat(asked).hasValue(0);
     }
   }
 }

@@ -57,6 +57,7 @@ public final class JsonValueScanner {
   private int position;
   private boolean escaped;
   private boolean topLevelNameMayCollide;
+  private boolean object;
 
   /** Whether {@code bytes[0, length)} is one JSON value, with whitespace around it at most. */
   public boolean isOneValue(byte[] bytes, int length) {
@@ -71,6 +72,7 @@ public final class JsonValueScanner {
     this.topLevelNameMayCollide = false;
     try {
       skipWhitespace();
+      object = position < end && bytes[position] == '{';
       if (!value()) {
         return false;
       }
@@ -90,6 +92,11 @@ public final class JsonValueScanner {
    */
   public boolean topLevelNameMayCollide() {
     return topLevelNameMayCollide;
+  }
+
+  /** After {@link #isOneValue} accepted a value: whether it is an object. */
+  public boolean isObject() {
+    return object;
   }
 
   /**

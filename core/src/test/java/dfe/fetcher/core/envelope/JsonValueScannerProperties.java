@@ -157,6 +157,18 @@ class JsonValueScannerProperties {
   }
 
   @Example
+  void itTellsWhetherTheValueItAcceptedIsAnObject() {
+    for (String text : List.of("{}", " \t{\"a\":[1]}\r\n", "{\"a\":{}}")) {
+      assertThat(scannerAccepts(text.getBytes(StandardCharsets.UTF_8))).as(text).isTrue();
+      assertThat(scanner.isObject()).as(text).isTrue();
+    }
+    for (String text : List.of("[{}]", " 1", "\"{\"", "null", "[]")) {
+      assertThat(scannerAccepts(text.getBytes(StandardCharsets.UTF_8))).as(text).isTrue();
+      assertThat(scanner.isObject()).as(text).isFalse();
+    }
+  }
+
+  @Example
   void onlyTopLevelNamesCount() {
     String[][] cases = {
       {"{\"a\":1,\"b\":{\"_c\":2}}", "false"},

@@ -392,7 +392,7 @@ final class PageDecoding {
       throws SourceException {
     if (record.length <= JSON.streamReadConstraints().getMaxStringLength()
         && scanner.isOneValue(record, record.length)
-        && (anyValue || startsAnObject(record))) {
+        && (anyValue || scanner.isObject())) {
       return;
     }
     String at = lineOf(where, line);
@@ -409,16 +409,6 @@ final class PageDecoding {
     } catch (IOException e) {
       throw new SourceException(at + " could not be read", e);
     }
-  }
-
-  /** Whether the first byte past leading whitespace opens an object. */
-  private static boolean startsAnObject(byte[] record) {
-    for (byte b : record) {
-      if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
-        return b == '{';
-      }
-    }
-    return false;
   }
 
   /**
